@@ -1,0 +1,551 @@
+"""The rules protocol every game implements, the registry of games, and ``step``.
+
+A game is a ``Game`` subclass bound to its options. It answers three questions about a
+state: which actions are legal (``legal_actions``), whether one action is legal and if not
+why (``check``), and what it does (``apply``). ``step`` runs ``check`` then ``apply``, so
+an illegal action raises ``IllegalAction`` and leaves the state exactly as it was.
+
+The trick-play rules shared by every game (follow suit, leading restrictions, trick
+resolution through a ``CardOrder``, the end of a hand) live here too; games change them
+by overriding the small hooks ``lead_mask``, ``follow_mask``, ``next_leader`` and
+``score_hand``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
+
+from .actions import PLAYS_BY_SEAT, CHANCE, Action, Bid, Deal, Play
+from .cards import (
+    Card,
+    CardSet,
+    card_str,
+    cards_of,
+    deal_piles,
+    format_set,
+    rank_of,
+    shuffled,
+)
+from .errors import IllegalAction, OptionError
+from .observation import Observation
+from .options import Options
+from .order import SPADES_TRUMP, CardOrder
+from .state import HandLog, HandResult, Phase, State, Trick
+
+_REGISTRY: dict[str, type[Game]] = {}
+
+_BETWEEN_HANDS = (Phase.DEAL, Phase.SCORING)
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game available by its ``name``."""
+    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+        raise ValueError(f"two games are named {cls.name!r}")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def game_names() -> list[str]:
+    _load_builtin_games()
+    return sorted(_REGISTRY)
+
+
+def game_class(name: str) -> type[Game]:
+    _load_builtin_games()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise OptionError(f"unknown game {name!r}; the games are: {known}") from None
+
+
+def make_game(name: str, options: Mapping[str, Any] | Options | None = None) -> Game:
+    """A game by its registered name, with options given as an object or by name."""
+    cls = game_class(name)
+    if options is None or isinstance(options, Options):
+        return cls(options)
+    return cls(cls.options_type.from_mapping(options))
+
+
+def _load_builtin_games() -> None:
+    from . import games  # noqa: F401  (importing registers them)
+
+
+def step(state: State, action: Action) -> None:
+    """Apply one action if the rules allow it; otherwise raise IllegalAction and change
+    nothing. This is the one door through which every action enters a state."""
+    game = state.game
+    game.check(state, action)
+    game.apply(state, action)
+
+
+class Game:
+    """Base of every game. Subclasses set the class attributes and override the hooks."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    options_type: ClassVar[type[Options]] = Options
+    state_type: ClassVar[type[State]] = State
+    partnership: ClassVar[bool] = False
+    """True when scores are kept per team (seats 0+2 and 1+3)."""
+
+    # Which action types each phase accepts (besides Deal between hands).
+    phase_actions: ClassVar[Mapping[Phase, tuple[type[Action], ...]]] = {}
+
+    def __init__(self, options: Options | None = None) -> None:
+        if options is None:
+            options = self.options_type()
+        if not isinstance(options, self.options_type):
+            raise OptionError(f"{self.name} takes {self.options_type.__name__}")
+        self.options = options
+        self.num_seats = 4
+        self.player_seats: tuple[int, ...] = (0, 1, 2, 3)
+        self.num_entities = 4
+        self.default_order: CardOrder = SPADES_TRUMP
+        self.deck: CardSet = 0
+        self.configure()
+        # Bound check_<verb>/apply_<verb> methods by verb, looked up once per action.
+        verbs = {t.verb for types in self.phase_actions.values() for t in types}
+        self._checkers: dict[str, Callable[[State, Action], None]] = {
+            v: getattr(self, "check_" + v) for v in verbs
+        }
+        self._appliers: dict[str, Callable[[State, Action], None]] = {
+            v: getattr(self, "apply_" + v) for v in verbs
+        }
+
+    def configure(self) -> None:
+        """Set seats, entities, deck and card order from the options."""
+
+    def __repr__(self) -> str:
+        opts = self.options.to_mapping()
+        return f"{type(self).__name__}({opts})" if opts else f"{type(self).__name__}()"
+
+    # --- tables and scores -----------------------------------------------------------------
+
+    def new_game(self) -> State:
+        """A fresh table waiting for its first deal."""
+        return self.state_type(self)
+
+    def entity_label(self, entity: int) -> str:
+        """The key of a scoring entity (seat or team) in scores and totals."""
+        return str(entity)
+
+    def entity_of_seat(self, seat: int) -> int:
+        return seat % 2 if self.partnership else seat
+
+    def totals_mapping(self, state: State) -> dict[str, int]:
+        return {self.entity_label(e): t for e, t in enumerate(state.totals)}
+
+    def seat_name(self, seat: int) -> str:
+        return f"seat {seat}"
+
+    @classmethod
+    def infer_options(cls, options: dict[str, Any], players: Mapping[str, str]) -> dict[str, Any]:
+        """Fill in options a record may leave implicit (3B infers its player count)."""
+        return options
+
+    def game_summary(self, state: State) -> dict[str, Any]:
+        """Game-level facts for the replay output beyond totals and winner (tray person,
+        stake owed, statistics). Documented per game."""
+        return {}
+
+    def score_lines(self, state: State) -> list[str]:
+        """Extra lines showing the score the way the game's players would (Paperless's
+        counting cards); empty for most games."""
+        return []
+
+    # --- dealing ---------------------------------------------------------------------------
+
+    def draw_first_dealer(self, rng: random.Random) -> int:
+        """Draw for the first deal: high card among the real players (ace high, suits equal),
+        drawing again among those tied."""
+        candidates = list(self.player_seats)
+        while len(candidates) > 1:
+            cards = shuffled(self.deck & ((1 << 52) - 1), rng)[: len(candidates)]
+            best = max(rank_of(c) for c in cards)
+            candidates = [s for s, c in zip(candidates, cards, strict=True) if rank_of(c) == best]
+        return candidates[0]
+
+    def next_dealer(self, state: State) -> int:
+        """The dealer of the hand after the current one: next real player clockwise."""
+        seat = state.dealer
+        for _ in range(self.num_seats):
+            seat = (seat + 1) % self.num_seats
+            if seat in self.player_seats:
+                return seat
+        return state.dealer
+
+    def deal_sizes(self, dealer: int) -> tuple[list[int], int]:
+        """Cards dealt to each seat and how many are left in the middle."""
+        raise NotImplementedError
+
+    def random_deal(self, state: State, rng: random.Random) -> Deal:
+        """A shuffled deal for the next hand (the dealer from the rotation, or drawn)."""
+        dealer = self.next_dealer(state) if state.hand_number >= 0 else self.draw_first_dealer(rng)
+        sizes, extra = self.deal_sizes(dealer)
+        piles = deal_piles(self.deck, [*sizes, extra], rng)
+        return Deal(CHANCE, dealer, tuple(tuple(p) for p in piles[:-1]), tuple(piles[-1]))
+
+    def check_deal(self, state: State, deal: Deal) -> None:
+        if state.phase not in _BETWEEN_HANDS:
+            raise IllegalAction("deal", "a hand is in progress; it must be finished first")
+        if state.hand_number >= 0:
+            expected = self.next_dealer(state)
+            if deal.dealer != expected:
+                raise IllegalAction(
+                    "dealer rotation",
+                    f"seat {deal.dealer} cannot deal this hand; the deal passes to seat {expected}",
+                    f"dealer {expected}",
+                )
+        elif deal.dealer not in self.player_seats:
+            raise IllegalAction(
+                "dealer", f"seat {deal.dealer} has no player and cannot deal",
+                f"a dealer among seats {', '.join(map(str, self.player_seats))}",
+            )
+        sizes, extra = self.deal_sizes(deal.dealer)
+        if len(deal.hands) != self.num_seats:
+            raise IllegalAction("deal", f"a deal gives cards to {self.num_seats} seats")
+        seen = 0
+        for seat, (cards, size) in enumerate(zip(deal.hands, sizes, strict=True)):
+            if len(cards) != size:
+                raise IllegalAction(
+                    "deal", f"seat {seat} is dealt {len(cards)} cards; this hand deals it {size}"
+                )
+            for c in cards:
+                if not self.deck >> c & 1:
+                    raise IllegalAction("deal", f"{card_str(c)} is not in this game's deck")
+                if seen >> c & 1:
+                    raise IllegalAction("deal", f"{card_str(c)} is dealt twice")
+                seen |= 1 << c
+        if len(deal.extra) != extra:
+            raise IllegalAction(
+                "deal", f"the deal leaves {len(deal.extra)} extra cards; this game leaves {extra}"
+            )
+        for c in deal.extra:
+            if seen >> c & 1:
+                raise IllegalAction("deal", f"{card_str(c)} is dealt twice")
+            seen |= 1 << c
+        if seen != self.deck:
+            raise IllegalAction("deal", f"the deal leaves out {format_set(self.deck & ~seen)}")
+
+    def apply_deal(self, state: State, deal: Deal) -> None:
+        """Start a hand: hold the dealt cards and reset everything kept per hand."""
+        n = self.num_seats
+        state.hand_number += 1
+        state.dealer = deal.dealer
+        state.deal = deal
+        state.hands = [sum(1 << c for c in cards) for cards in deal.hands]
+        state.hand_size = [len(cards) for cards in deal.hands]
+        state.next_seat = [(s + 1) % n for s in range(n)]
+        state.trick_seats = []
+        state.trick_cards = []
+        state.low_aces = 0
+        state.led_suit = -1
+        state.order = self.default_order
+        state.tricks = []
+        state.won = [0] * n
+        state.played = 0
+        state.trump_broken = False
+        state.actions = []
+        state.tricks_per_hand = max(state.hand_size)
+        self.begin_hand(state)
+
+    def begin_hand(self, state: State) -> None:
+        """Game hook after the cards are held: set the phase, who acts, per-hand fields."""
+        raise NotImplementedError
+
+    # --- the rules protocol ----------------------------------------------------------------
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every action the seat to act may take now (empty between hands and at the end)."""
+        phase = state.phase
+        if phase is Phase.PLAY:
+            plays = PLAYS_BY_SEAT[state.to_act]
+            out: list[Action] = []
+            mask = self.legal_plays(state)
+            while mask:
+                low = mask & -mask
+                out.append(plays[low.bit_length() - 1])
+                mask ^= low
+            return out + self.extra_play_actions(state) if self.has_extra_play_actions else out
+        if phase in _BETWEEN_HANDS or phase is Phase.GAME_OVER:
+            return []
+        return self.phase_legal_actions(state)
+
+    def phase_legal_actions(self, state: State) -> list[Action]:
+        """Legal actions outside the play of the cards (bids, passes, exchanges, ...)."""
+        raise NotImplementedError
+
+    has_extra_play_actions: ClassVar[bool] = False
+    """Set by games that offer more than plain card plays during play."""
+
+    def extra_play_actions(self, state: State) -> list[Action]:
+        """Actions besides plain card plays during play (ace-low calls, renege calls)."""
+        return []
+
+    def check(self, state: State, action: Action) -> None:
+        """Raise IllegalAction, naming the rule and what is allowed, unless ``action`` is
+        legal now. Never changes the state."""
+        phase = state.phase
+        if phase is Phase.GAME_OVER:
+            raise IllegalAction("game over", "the game is over; no more actions are taken")
+        if type(action) is Deal:
+            self.check_deal(state, action)
+            return
+        if phase in _BETWEEN_HANDS:
+            raise IllegalAction(
+                "deal first", f"{action} comes before the cards of the hand are dealt", "a deal"
+            )
+        if action.seat != state.to_act:
+            self.check_turn(state, action)
+        allowed = self.phase_actions.get(phase, ())
+        if type(action) not in allowed:
+            raise IllegalAction(
+                f"{phase.value} phase",
+                f"'{action.verb}' is not an action of the {phase.value} phase",
+                self.describe_allowed(state),
+            )
+        self._checkers[action.verb](state, action)
+
+    def check_turn(self, state: State, action: Action) -> None:
+        """Called when an action is not for the seat to act; games with calls out of turn
+        (reneges) override it."""
+        raise IllegalAction(
+            "turn order",
+            f"it is not seat {action.seat}'s turn; seat {state.to_act} is to act",
+            self.describe_allowed(state),
+        )
+
+    def apply(self, state: State, action: Action) -> None:
+        """Apply an action that ``check`` has passed."""
+        if type(action) is Deal:
+            self.apply_deal(state, action)
+            return
+        state.actions.append(action)
+        self._appliers[action.verb](state, action)
+
+    def describe_allowed(self, state: State) -> str:
+        """The legal actions of the seat to act, summarised for an error message."""
+        return summarize_actions(self.legal_actions(state))
+
+    # --- trick play ------------------------------------------------------------------------
+
+    def legal_plays(self, state: State) -> CardSet:
+        """The cards the seat to act may play now, as a set."""
+        hand = state.hands[state.to_act]
+        if not state.trick_cards:
+            return self.lead_mask(state, hand)
+        return self.follow_mask(state, hand)
+
+    def lead_mask(self, state: State, hand: CardSet) -> CardSet:
+        """Cards that may lead. Default: any (games with "spades broken" override)."""
+        return hand
+
+    def follow_mask(self, state: State, hand: CardSet) -> CardSet:
+        """Cards that may follow: the led suit when held, else any card."""
+        if state.led_suit < 0:
+            return hand
+        same = hand & state.order.suit_masks[state.led_suit]
+        return same or hand
+
+    def check_play(self, state: State, action: Action) -> None:
+        assert isinstance(action, Play)
+        c = action.card
+        legal = self.legal_plays(state)
+        if legal >> c & 1 and 0 <= c < 54:
+            if action.ace_low and not self.may_call_ace_low(state, c):
+                raise IllegalAction(
+                    "ace calls", f"{card_str(c)} cannot be called low now", f"play {card_str(c)}"
+                )
+            return
+        if not 0 <= c < 54 or not state.hands[action.seat] >> c & 1:
+            raise IllegalAction(
+                "own cards", f"seat {action.seat} does not hold {card_str(c)}",
+                "play " + format_set(legal),
+            )
+        raise IllegalAction(
+            self.play_rule_broken(state, c), f"{card_str(c)} may not be played now",
+            "play " + format_set(legal),
+        )
+
+    def play_rule_broken(self, state: State, card: Card) -> str:
+        if state.trick_cards:
+            return "follow suit"
+        return "spades not broken"
+
+    def may_call_ace_low(self, state: State, card: Card) -> bool:
+        return False
+
+    def apply_play(self, state: State, action: Action) -> None:
+        assert isinstance(action, Play)
+        self.play_card(state, action.seat, action.card, action.ace_low)
+
+    def play_card(self, state: State, seat: int, c: Card, ace_low: bool = False) -> None:
+        """Move a (legal) card from a hand to the trick; resolve the trick when full."""
+        state.hands[seat] &= ~(1 << c)
+        state.hand_size[seat] -= 1
+        state.played |= 1 << c
+        order = state.order
+        suit = order.suit_of[c]
+        if state.trick_cards:
+            if suit != state.led_suit and suit == order.trump and state.led_suit >= 0:
+                state.trump_broken = True
+            if state.led_suit < 0:
+                state.led_suit = suit  # the first card with a suit after a suitless lead
+        else:
+            state.leader = seat
+            state.led_suit = suit
+        if ace_low:
+            state.low_aces |= 1 << len(state.trick_cards)
+        state.trick_seats.append(seat)
+        state.trick_cards.append(c)
+        if len(state.trick_cards) < self.trick_size(state):
+            state.to_act = state.next_seat[seat]
+            return
+        self.finish_trick(state)
+
+    def trick_size(self, state: State) -> int:
+        return self.num_seats
+
+    def finish_trick(self, state: State) -> None:
+        cards = state.trick_cards
+        i = state.order.winner(cards, state.led_suit, state.low_aces)
+        winner = state.trick_seats[i]
+        state.tricks.append(
+            Trick(
+                state.trick_seats[0], tuple(state.trick_seats), tuple(cards), winner,
+                state.led_suit, state.low_aces,
+            )
+        )
+        state.won[winner] += 1
+        state.trick_seats = []
+        state.trick_cards = []
+        state.low_aces = 0
+        state.led_suit = -1
+        if len(state.tricks) == state.tricks_per_hand:
+            self.finish_hand(state)
+        else:
+            state.to_act = self.next_leader(state, winner)
+
+    def next_leader(self, state: State, winner: int) -> int:
+        """Who leads after a trick: its winner (a dummy leads from the board)."""
+        return winner
+
+    # --- the end of a hand -----------------------------------------------------------------
+
+    def finish_hand(self, state: State) -> None:
+        scores, details = self.score_hand(state)
+        for e, s in enumerate(scores):
+            state.totals[e] += s
+        labels = [self.entity_label(e) for e in range(len(scores))]
+        state.results.append(
+            HandResult(
+                dict(zip(labels, scores, strict=True)),
+                dict(zip(labels, state.totals, strict=True)),
+                details,
+            )
+        )
+        state.past_hands += (HandLog(state.deal, tuple(state.actions)),)  # type: ignore[arg-type]
+        state.to_act = -1
+        winner = self.game_winner(state)
+        if winner is None:
+            state.phase = Phase.SCORING
+        else:
+            state.phase = Phase.GAME_OVER
+            state.winner = winner
+
+    def score_hand(self, state: State) -> tuple[list[int], dict[str, Any]]:
+        """Scores of the finished hand per entity, and running details for the replay."""
+        raise NotImplementedError
+
+    def game_winner(self, state: State) -> int | None:
+        """The winning entity if the game is over after this hand, else None."""
+        raise NotImplementedError
+
+    # --- observations ----------------------------------------------------------------------
+
+    def controller(self, state: State, seat: int) -> int:
+        """The seat that makes choices for ``seat`` (a dummy's declarer)."""
+        return seat
+
+    def controlled_by(self, state: State, seat: int) -> tuple[int, ...]:
+        return tuple(s for s in range(self.num_seats) if self.controller(state, s) == seat)
+
+    def visible_holdings(self, state: State, viewer: int) -> list[CardSet]:
+        """Per seat, the cards of its current holding ``viewer`` may see."""
+        out = [0] * self.num_seats
+        out[viewer] = state.hands[viewer]
+        return out
+
+    def redact(self, state: State, action: Action, viewer: int) -> str:
+        """An action as ``viewer`` saw it (hidden parts as '?')."""
+        return str(action)
+
+    def public_info(self, state: State, viewer: int) -> dict[str, Any]:
+        """Game facts for the observation: bids, contract, trumps, running scores..."""
+        return {}
+
+    def observe(self, state: State, seat: int) -> Observation:
+        """What ``seat`` may see now. Contains nothing it may not know."""
+        controls = self.controlled_by(state, seat)
+        acting = state.to_act if state.to_act in controls else -1
+        legal = tuple(self.legal_actions(state)) if acting >= 0 else ()
+        return Observation(
+            game=self.name,
+            seat=seat,
+            phase=state.phase,
+            hand_number=state.hand_number,
+            dealer=state.dealer,
+            to_act=state.to_act,
+            controls=controls,
+            hand=state.hands[seat],
+            visible=tuple(self.visible_holdings(state, seat)),
+            hand_sizes=tuple(state.hand_size),
+            trick=tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
+            led_suit=state.led_suit,
+            tricks=tuple(state.tricks),
+            won=tuple(state.won),
+            played=state.played,
+            totals=self.totals_mapping(state),
+            history=tuple(self.redact(state, a, seat) for a in state.actions),
+            info=self.public_info(state, seat),
+            legal=legal,
+        )
+
+
+def summarize_actions(actions: Iterable[Action]) -> str:
+    """A short description of a list of actions: "play AS KS 3H", "bid 0..13", ..."""
+    by_verb: dict[str, list[Action]] = {}
+    for a in actions:
+        by_verb.setdefault(a.verb, []).append(a)
+    parts = []
+    for verb, acts in by_verb.items():
+        if verb == "play":
+            parts.append(
+                "play " + " ".join(
+                    card_str(a.card) + (" low" if a.ace_low else "")  # type: ignore[attr-defined]
+                    for a in acts
+                )
+            )
+        elif verb == "bid" and all(
+            isinstance(a, Bid) and not a.nils and not a.mode and not a.blind for a in acts
+        ):
+            nums = sorted({a.tricks for a in acts if isinstance(a, Bid)})
+            parts.append("bid " + _ranges(nums))
+        else:
+            texts = [str(a).split(": ", 1)[1] for a in acts]
+            if len(texts) > 12:
+                parts.append(", ".join(texts[:10]) + f", ... ({len(texts)} choices)")
+            else:
+                parts.append(", ".join(texts))
+    return "; ".join(parts) if parts else "nothing"
+
+
+def _ranges(nums: list[int]) -> str:
+    if not nums:
+        return ""
+    if nums == list(range(nums[0], nums[-1] + 1)) and len(nums) > 2:
+        return f"{nums[0]}..{nums[-1]}"
+    return ", ".join(map(str, nums))

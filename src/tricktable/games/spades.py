@@ -1,0 +1,235 @@
+"""Standard partnership Spades, the reference game (rulings.md, "Standard partnership Spades").
+
+Four players, partners opposite (team 0 = seats 0+2, team 1 = seats 1+3), 13 cards each.
+The player to the dealer's left bids first and leads. Spades are trumps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import Action, Bid, Give, Play
+from ..cards import STANDARD_DECK, SUIT_MASKS, Card, CardSet, card_str, cards_of, format_set
+from ..errors import IllegalAction
+from ..game import Game, register
+from ..options import Options, option
+from ..scoring import add_bags, contract_score, sole_leader
+from ..state import Phase, State
+
+SPADE_MASK = SUIT_MASKS[0]
+_BIDS = [tuple(Bid(seat, n) for n in range(14)) for seat in range(4)]
+
+
+@dataclass(frozen=True)
+class SpadesOptions(Options):
+    target: int = option(500, "Points a team needs to win; the game ends after the hand.",
+                         minimum=1)
+    nil_tricks_count: bool = option(
+        True, "A nil bidder's tricks count toward the partner's contract (as OpenSpiel does)."
+    )
+    bag_limit: int = option(10, "Accumulated bags that cost a penalty (0: no bag penalty).",
+                            minimum=0)
+    bag_penalty: int = option(100, "Points lost each time a team's bags reach the limit.",
+                              minimum=0)
+    spades_broken: bool = option(
+        True, "Spades may not be led until one has been played on another suit, unless the "
+        "leader holds only spades."
+    )
+    mercy: bool = option(False, "A team at or below mercy_score loses the game.")
+    mercy_score: int = option(-200, "The score at or below which a team loses, with mercy on.")
+    blind_nil: bool = option(
+        False, "A player whose team trails by 100 or more may bid nil before looking (+/-200);"
+        " then partners exchange two cards."
+    )
+
+
+class SpadesState(State):
+    __slots__ = ("bags", "bids", "blind_nil_seat", "gives")
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.bids: list[Bid | None] = [None] * 4
+        self.bags: list[int] = [0, 0]
+        self.blind_nil_seat = -1
+        self.gives: list[tuple[Card, ...]] = []
+
+
+@register
+class Spades(Game):
+    """Standard four-player partnership Spades."""
+
+    name = "spades"
+    title = "Partnership Spades"
+    options_type = SpadesOptions
+    state_type = SpadesState
+    partnership = True
+    phase_actions = {Phase.BIDDING: (Bid,), Phase.EXCHANGE: (Give,), Phase.PLAY: (Play,)}
+
+    options: SpadesOptions
+
+    def configure(self) -> None:
+        self.num_seats = 4
+        self.player_seats = (0, 1, 2, 3)
+        self.num_entities = 2
+        self.deck = STANDARD_DECK
+
+    def deal_sizes(self, dealer: int) -> tuple[list[int], int]:
+        return [13, 13, 13, 13], 0
+
+    def begin_hand(self, state: State) -> None:
+        assert isinstance(state, SpadesState)
+        state.bids = [None] * 4
+        state.blind_nil_seat = -1
+        state.gives = []
+        state.phase = Phase.BIDDING
+        state.to_act = (state.dealer + 1) % 4
+
+    # --- bidding ---------------------------------------------------------------------------
+
+    def may_bid_blind_nil(self, state: SpadesState, seat: int) -> bool:
+        if not self.options.blind_nil:
+            return False
+        team = seat % 2
+        partner = state.bids[(seat + 2) % 4]
+        if partner is not None and partner.blind:
+            return False
+        return state.totals[1 - team] - state.totals[team] >= 100
+
+    def phase_legal_actions(self, state: State) -> list[Action]:
+        assert isinstance(state, SpadesState)
+        seat = state.to_act
+        if state.phase is Phase.BIDDING:
+            bids: list[Action] = list(_BIDS[seat])
+            if self.may_bid_blind_nil(state, seat):
+                bids.append(Bid(seat, 0, blind=True))
+            return bids
+        # EXCHANGE after a blind nil: two cards to partner
+        hand = state.hands[seat]
+        cards = list(cards_of(hand))
+        return [Give(seat, (a, b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+
+    def check_bid(self, state: State, action: Action) -> None:
+        assert isinstance(state, SpadesState) and isinstance(action, Bid)
+        if action.nils or action.mode:
+            raise IllegalAction("bids", f"'{action}' is not a Spades bid", "bid 0..13")
+        if not 0 <= action.tricks <= 13:
+            raise IllegalAction("bids", f"a bid is 0 to 13 tricks, not {action.tricks}", "bid 0..13")
+        if action.blind:
+            if action.tricks != 0:
+                raise IllegalAction("blind nil", "only nil may be bid blind", "bid 0 blind")
+            if not self.options.blind_nil:
+                raise IllegalAction("blind nil", "blind nil is off at this table", "bid 0..13")
+            if not self.may_bid_blind_nil(state, action.seat):
+                raise IllegalAction(
+                    "blind nil",
+                    "blind nil is allowed only when your team trails by 100 or more",
+                    "bid 0..13",
+                )
+
+    def apply_bid(self, state: State, action: Action) -> None:
+        assert isinstance(state, SpadesState) and isinstance(action, Bid)
+        state.bids[action.seat] = action
+        if action.blind:
+            state.blind_nil_seat = action.seat
+        nxt = (action.seat + 1) % 4
+        if all(b is not None for b in state.bids):
+            if state.blind_nil_seat >= 0:
+                # the partner passes two cards first, then the blind nil bidder passes back
+                state.phase = Phase.EXCHANGE
+                state.to_act = (state.blind_nil_seat + 2) % 4
+            else:
+                self.start_play(state)
+        else:
+            state.to_act = nxt
+
+    def start_play(self, state: State) -> None:
+        state.phase = Phase.PLAY
+        state.to_act = (state.dealer + 1) % 4
+
+    # --- blind nil exchange ----------------------------------------------------------------
+
+    def check_give(self, state: State, action: Action) -> None:
+        assert isinstance(action, Give)
+        hand = state.hands[action.seat]
+        if len(action.cards) != 2 or len(set(action.cards)) != 2:
+            raise IllegalAction("blind nil exchange", "give exactly two cards to your partner",
+                                "give C C")
+        for c in action.cards:
+            if not hand >> c & 1:
+                raise IllegalAction(
+                    "own cards", f"seat {action.seat} does not hold {card_str(c)}",
+                    "give two of " + format_set(hand),
+                )
+
+    def apply_give(self, state: State, action: Action) -> None:
+        assert isinstance(state, SpadesState) and isinstance(action, Give)
+        partner = (action.seat + 2) % 4
+        for c in action.cards:
+            state.hands[action.seat] &= ~(1 << c)
+            state.hands[partner] |= 1 << c
+        state.gives.append(action.cards)
+        if action.seat == state.blind_nil_seat:
+            self.start_play(state)
+        else:
+            state.to_act = state.blind_nil_seat
+
+    # --- play ------------------------------------------------------------------------------
+
+    def lead_mask(self, state: State, hand: CardSet) -> CardSet:
+        if not self.options.spades_broken or state.trump_broken:
+            return hand
+        return (hand & ~SPADE_MASK) or hand
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def score_hand(self, state: State) -> tuple[list[int], dict[str, Any]]:
+        assert isinstance(state, SpadesState)
+        opts = self.options
+        scores = [0, 0]
+        for team in (0, 1):
+            seats = (team, team + 2)
+            bids = [state.bids[s] for s in seats]
+            assert bids[0] is not None and bids[1] is not None
+            contract = sum(b.tricks for b in bids if b is not None)
+            counted = sum(
+                state.won[s]
+                for s, b in zip(seats, bids, strict=True)
+                if opts.nil_tricks_count or (b is not None and b.tricks > 0)
+            )
+            points, new_bags = contract_score(contract, counted)
+            for s, b in zip(seats, bids, strict=True):
+                if b is not None and b.tricks == 0:
+                    value = 200 if b.blind else 100
+                    points += value if state.won[s] == 0 else -value
+            state.bags[team], penalty = add_bags(
+                state.bags[team], new_bags, opts.bag_limit, opts.bag_penalty
+            )
+            scores[team] = points + penalty
+        return scores, {"bags": {"0": state.bags[0], "1": state.bags[1]}}
+
+    def game_winner(self, state: State) -> int | None:
+        totals = state.totals
+        opts = self.options
+        over = max(totals) >= opts.target or (opts.mercy and min(totals) <= opts.mercy_score)
+        return sole_leader(totals) if over else None
+
+    # --- what seats see --------------------------------------------------------------------
+
+    def redact(self, state: State, action: Action, viewer: int) -> str:
+        if isinstance(action, Give) and viewer not in (action.seat, (action.seat + 2) % 4):
+            return f"{action.seat}: give ? ?"
+        return str(action)
+
+    def public_info(self, state: State, viewer: int) -> dict[str, Any]:
+        assert isinstance(state, SpadesState)
+        info: dict[str, Any] = {
+            "bids": tuple(None if b is None else b.tricks for b in state.bids),
+            "blind_nil": state.blind_nil_seat,
+            "bags": {"0": state.bags[0], "1": state.bags[1]},
+            "spades_broken": state.trump_broken,
+            "target": self.options.target,
+        }
+        if state.phase is Phase.BIDDING and state.to_act == viewer:
+            info["may_bid_blind_nil"] = self.may_bid_blind_nil(state, viewer)
+        return info

@@ -1,0 +1,177 @@
+"""The game state: one object per table, with an explicit phase.
+
+A state is changed only through ``tricktable.step`` (or a game's ``apply`` after its
+``check``), which either applies a legal action completely or raises and changes nothing.
+The state is mutated in place rather than copied per action because copying ~20 fields on
+each of ~60 actions a hand would cost more than the rules themselves; ``copy()`` gives an
+independent state for search and what-ifs. List-valued fields hold only immutable
+elements, so a shallow copy of each list is a full copy.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, Deal
+from .cards import Card, CardSet
+from .order import CardOrder
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Phase(enum.Enum):
+    """Where a hand is. Every game passes through a subset of these, in this order
+    (Paperless passes cards in EXCHANGE before BIDDING)."""
+
+    DEAL = "deal"
+    """Waiting for the cards of the first hand (a chance action)."""
+    REVEAL = "reveal"
+    """Looks at face-down cards before bidding: peeks and flips, keep or swap."""
+    BIDDING = "bidding"
+    EXCHANGE = "exchange"
+    """Cards change hands: passes to partner, the extra card, a declarer's discards."""
+    DECLARE = "declare"
+    """The declarer names trumps or the direction (whist)."""
+    PLAY = "play"
+    SCORING = "scoring"
+    """The hand is over and scored; the next hand's deal starts the next hand."""
+    GAME_OVER = "game over"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the plays in order, who won."""
+
+    leader: int
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+    winner: int
+    led_suit: int
+    low_aces: int = 0  # bit i: the i-th card is an ace called low
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The outcome of one hand. ``scores``/``totals`` are keyed like the record's replay
+    output: by seat for individual games, by team ("0" = seats 0+2) for partnerships.
+    ``details`` holds running state documented per game (bags, zero pot, ...)."""
+
+    scores: Mapping[str, int]
+    totals: Mapping[str, int]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class HandLog:
+    """What a record stores of one hand: the deal and every action after it."""
+
+    deal: Deal
+    actions: tuple[Action, ...]
+
+
+_BETWEEN_HANDS = (Phase.DEAL, Phase.SCORING, Phase.GAME_OVER)
+
+
+class State:
+    """The state of a game at a table. Games subclass it to add their own fields."""
+
+    __slots__ = (
+        "actions",
+        "dealer",
+        "deal",
+        "game",
+        "hand_number",
+        "hand_size",
+        "hands",
+        "leader",
+        "led_suit",
+        "low_aces",
+        "next_seat",
+        "order",
+        "past_hands",
+        "phase",
+        "played",
+        "results",
+        "to_act",
+        "totals",
+        "trick_cards",
+        "trick_seats",
+        "tricks",
+        "tricks_per_hand",
+        "trump_broken",
+        "winner",
+        "won",
+    )
+
+    def __init__(self, game: Game) -> None:
+        n = game.num_seats
+        self.game = game
+        self.phase = Phase.DEAL
+        self.hand_number = -1
+        self.dealer = -1
+        self.deal: Deal | None = None
+        self.hands: list[CardSet] = [0] * n
+        self.hand_size: list[int] = [0] * n  # cards held, public
+        self.to_act = -1
+        self.next_seat: list[int] = [(s + 1) % n for s in range(n)]
+        self.leader = -1
+        self.trick_seats: list[int] = []
+        self.trick_cards: list[Card] = []
+        self.low_aces = 0
+        self.led_suit = -1
+        self.order: CardOrder = game.default_order
+        self.tricks: list[Trick] = []
+        self.tricks_per_hand = 0
+        self.won: list[int] = [0] * n
+        self.played: CardSet = 0
+        self.trump_broken = False
+        self.actions: list[Action] = []
+        self.past_hands: tuple[HandLog, ...] = ()
+        self.results: list[HandResult] = []
+        self.totals: list[int] = [0] * game.num_entities
+        self.winner: int | None = None
+
+    # --- conveniences ----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def finished_hands(self) -> int:
+        return len(self.results)
+
+    def copy(self) -> State:
+        """An independent copy (for search, hints and what-ifs)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        for klass in cls.__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if not hasattr(self, name):
+                    continue
+                value = getattr(self, name)
+                if isinstance(value, list):
+                    value = list(value)
+                elif isinstance(value, dict):
+                    value = dict(value)
+                elif isinstance(value, set):
+                    value = set(value)
+                setattr(new, name, value)
+        return new
+
+    def hand_log(self) -> list[HandLog]:
+        """Every hand dealt so far, the current one last, as a record stores them."""
+        logs = list(self.past_hands)
+        if self.deal is not None and self.phase not in _BETWEEN_HANDS:
+            logs.append(HandLog(self.deal, tuple(self.actions)))
+        return logs
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game.name} hand {self.hand_number} "
+            f"{self.phase.value} to_act={self.to_act}>"
+        )
