@@ -252,6 +252,12 @@ class Game:
         state.tricks_per_hand = max(state.hand_size)
         self.begin_hand(state)
 
+    def out_of_play(self, state: State) -> CardSet:
+        """Cards of this hand that are in no hand and were not played to a trick (the
+        extra card, a dead thrown-back card, a declarer's discards). Used to check that
+        cards are conserved."""
+        return 0
+
     def begin_hand(self, state: State) -> None:
         """Game hook after the cards are held: set the phase, who acts, per-hand fields."""
         raise NotImplementedError

@@ -1,0 +1,197 @@
+"""Generic invariant checks run on every game with random legal play.
+
+``check_random_game(game, rng)`` plays one game (up to a number of hands) choosing
+uniformly among the legal actions, and at every step checks that:
+
+- cards are conserved: the hands, the cards played and the cards set aside are disjoint
+  and together make the deck;
+- only legal actions are accepted: a few illegal actions (a card not allowed, a seat out
+  of turn, a random action of another phase) are refused with IllegalAction and leave the
+  state exactly as it was;
+- every seat's observation holds only what that seat may see: its own hand is its own,
+  the cards it sees of other holdings are really there, and re-dealing the cards hidden
+  from it (consistently with everything it has seen) leaves its observation unchanged;
+- totals equal the sum of the hand scores;
+- a record of the game replays to the same results.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import strategies as st
+
+from tricktable import IllegalAction, Phase, State, step
+from tricktable.actions import Action, Deal, Play
+from tricktable.cards import cards_of, parse_card
+from tricktable.errors import RecordError
+from tricktable.game import Game
+from tricktable.records import HandRecord, Record, record_from_state, replay, summary
+
+_BETWEEN = (Phase.DEAL, Phase.SCORING)
+
+SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+"""Hypothesis draws a seed; the game's random play is reproducible from it."""
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """Every field of a state, as comparable values."""
+    out: dict[str, Any] = {}
+    for klass in type(state).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if hasattr(state, name):
+                value = getattr(state, name)
+                if isinstance(value, list):
+                    value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+                elif isinstance(value, dict):
+                    value = tuple(sorted(value.items(), key=repr))
+                elif isinstance(value, set):
+                    value = frozenset(value)
+                out[name] = value
+    return out
+
+
+def check_conservation(game: Game, state: State) -> None:
+    if state.phase in _BETWEEN or state.phase is Phase.GAME_OVER:
+        return
+    parts = [*state.hands, state.played, game.out_of_play(state)]
+    union = 0
+    for p in parts:
+        assert union & p == 0, f"a card is in two places: {parts}"
+        union |= p
+    assert union == game.deck, "cards are not conserved"
+    for seat, hand in enumerate(state.hands):
+        assert state.hand_size[seat] == hand.bit_count(), f"hand size of seat {seat} is wrong"
+
+
+def check_totals(game: Game, state: State) -> None:
+    for e in range(game.num_entities):
+        label = game.entity_label(e)
+        assert state.totals[e] == sum(r.scores[label] for r in state.results)
+        if state.results:
+            assert state.results[-1].totals[label] == state.totals[e]
+
+
+def check_illegal_refused(game: Game, state: State, rng: random.Random) -> None:
+    """Try a few actions that must be refused and check nothing changes."""
+    legal = game.legal_actions(state)
+    before = snapshot(state)
+    candidates: list[Action] = []
+    if state.phase is Phase.PLAY:
+        seat = state.to_act
+        legal_cards = {a.card for a in legal if isinstance(a, Play)}
+        others = [c for c in cards_of(game.deck) if c not in legal_cards]
+        if others:
+            candidates.append(Play.of(seat, rng.choice(others)))
+    if legal:
+        a = rng.choice(legal)
+        wrong_seat = (a.seat + 1 + rng.randrange(game.num_seats - 1)) % game.num_seats
+        if wrong_seat != a.seat:
+            candidates.append(type(a)(**{**_fields(a), "seat": wrong_seat}))
+    candidates.append(Deal(-1, 0, (), ()))  # a deal in the middle of a hand
+    for bad in candidates:
+        if bad in legal:
+            continue
+        try:
+            step(state, bad)
+        except IllegalAction as e:
+            assert e.rule and str(e), "an illegal action must name the rule"
+        else:
+            # a seat out of turn may be legal in a game with calls (reneges): then undo
+            # is impossible, so such candidates must have been in ``legal``
+            raise AssertionError(f"illegal action {bad} was accepted in {state}")
+        assert snapshot(state) == before, f"refusing {bad} changed the state"
+
+
+def _fields(a: Action) -> dict[str, Any]:
+    import dataclasses
+
+    return {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}
+
+
+def check_observations(game: Game, state: State, rng: random.Random, deep: bool) -> None:
+    deep_seat = rng.randrange(game.num_seats)
+    for seat in range(game.num_seats):
+        obs = game.observe(state, seat)
+        assert obs.hand == state.hands[seat]
+        for s, cards in enumerate(obs.visible):
+            assert cards & ~state.hands[s] == 0, f"seat {seat} sees cards seat {s} does not hold"
+        if obs.legal:
+            assert state.to_act in obs.controls
+            assert list(obs.legal) == game.legal_actions(state)
+        if deep and seat == deep_seat and state.phase not in _BETWEEN and state.phase is not Phase.GAME_OVER:
+            check_redeal_invariance(game, state, seat, rng)
+
+
+def check_redeal_invariance(game: Game, state: State, viewer: int, rng: random.Random) -> None:
+    """Re-deal the cards hidden from ``viewer`` among the seats holding them and replay the
+    hand; when the same actions are still legal, ``viewer``'s observation must not change."""
+    obs = game.observe(state, viewer)
+    record = record_from_state(state)
+    current = record.hands[-1]
+    mentioned = set()
+    for text in current.actions:
+        for word in text.split(":", 1)[1].split():
+            try:
+                mentioned.add(parse_card(word))
+            except ValueError:
+                pass
+    seen = state.hands[viewer] | state.played
+    for cards in obs.visible:
+        seen |= cards
+    # positions (seat key, index) of hidden cards in the deal
+    positions = []
+    piles = {k: v.split() for k, v in current.deal.items()}
+    for key, cards in piles.items():
+        if key == str(viewer):
+            continue
+        for i, text in enumerate(cards):
+            c = parse_card(text)
+            if not seen >> c & 1 and c not in mentioned:
+                positions.append((key, i))
+    if len(positions) < 2:
+        return
+    hidden = [piles[k][i] for k, i in positions]
+    rng.shuffle(hidden)
+    for (k, i), text in zip(positions, hidden, strict=True):
+        piles[k][i] = text
+    new_hand = HandRecord(current.dealer, {k: " ".join(v) for k, v in piles.items()}, current.actions)
+    alt = Record(record.game, record.options, record.players, [*record.hands[:-1], new_hand])
+    try:
+        alt_state = replay(alt)
+    except RecordError:
+        return  # the re-deal made a past play illegal (a revoke); nothing to compare
+    assert game.observe(alt_state, viewer) == obs, (
+        f"seat {viewer}'s observation depends on cards hidden from it"
+    )
+
+
+def check_random_game(
+    game: Game,
+    rng: random.Random,
+    max_hands: int = 3,
+    deep_every: int = 5,
+) -> State:
+    """Play one game with random legal actions, checking every invariant as it goes."""
+    state = game.new_game()
+    steps = 0
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase in _BETWEEN:
+            if state.finished_hands >= max_hands:
+                break
+            step(state, game.random_deal(state, rng))
+            continue
+        legal = game.legal_actions(state)
+        assert legal, f"no legal action in {state}"
+        check_illegal_refused(game, state, rng)
+        check_observations(game, state, rng, deep=steps % deep_every == 0)
+        step(state, rng.choice(legal))
+        check_conservation(game, state)
+        steps += 1
+    check_totals(game, state)
+    for seat in range(game.num_seats):
+        assert game.observe(state, seat).legal == ()
+    replayed = replay(record_from_state(state))
+    assert summary(replayed) == summary(state)
+    return state

@@ -1,0 +1,21 @@
+"""Random legal games of standard Spades keep every invariant (see harness.py)."""
+
+import random
+
+from harness import SEEDS, check_random_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tricktable import make_game
+
+OPTION_SETS = [
+    {},
+    {"nil_tricks_count": False, "spades_broken": False, "bag_limit": 5, "target": 200},
+    {"blind_nil": True, "mercy": True, "target": 150},
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, which=st.integers(0, len(OPTION_SETS) - 1))
+def test_random_spades_games_keep_invariants(seed: int, which: int) -> None:
+    check_random_game(make_game("spades", OPTION_SETS[which]), random.Random(seed), max_hands=4)
