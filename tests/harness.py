@@ -17,6 +17,7 @@ uniformly among the legal actions, and at every step checks that:
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -120,11 +121,14 @@ def check_observations(game: Game, state: State, rng: random.Random, deep: bool)
         if obs.legal:
             assert state.to_act in obs.controls
             assert list(obs.legal) == game.legal_actions(state)
-        if deep and seat == deep_seat and state.phase not in _BETWEEN and state.phase is not Phase.GAME_OVER:
+        in_hand = state.phase not in _BETWEEN and state.phase is not Phase.GAME_OVER
+        if deep and seat == deep_seat and in_hand:
             check_redeal_invariance(game, state, seat, rng)
 
 
-def check_redeal_invariance(game: Game, state: State, viewer: int, rng: random.Random) -> None:
+def check_redeal_invariance(
+    game: Game, state: State, viewer: int, rng: random.Random
+) -> None:
     """Re-deal the cards hidden from ``viewer`` among the seats holding them and replay the
     hand; when the same actions are still legal, ``viewer``'s observation must not change."""
     obs = game.observe(state, viewer)
@@ -133,10 +137,8 @@ def check_redeal_invariance(game: Game, state: State, viewer: int, rng: random.R
     mentioned = set()
     for text in current.actions:
         for word in text.split(":", 1)[1].split():
-            try:
+            with contextlib.suppress(ValueError):
                 mentioned.add(parse_card(word))
-            except ValueError:
-                pass
     seen = state.hands[viewer] | state.played
     for cards in obs.visible:
         seen |= cards
@@ -156,7 +158,8 @@ def check_redeal_invariance(game: Game, state: State, viewer: int, rng: random.R
     rng.shuffle(hidden)
     for (k, i), text in zip(positions, hidden, strict=True):
         piles[k][i] = text
-    new_hand = HandRecord(current.dealer, {k: " ".join(v) for k, v in piles.items()}, current.actions)
+    new_deal = {k: " ".join(v) for k, v in piles.items()}
+    new_hand = HandRecord(current.dealer, new_deal, current.actions)
     alt = Record(record.game, record.options, record.players, [*record.hands[:-1], new_hand])
     try:
         alt_state = replay(alt)

@@ -2,10 +2,10 @@
 
 import random
 
-from harness import SEEDS, check_random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness import SEEDS, check_random_game
 from tricktable import make_game
 
 OPTION_SETS = [

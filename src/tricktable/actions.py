@@ -268,15 +268,15 @@ def parse_action(text: str) -> Action:
         mode = ""
         blind = False
         for arg in args[1:]:
-            low = arg.lower()
-            if low.startswith("nil="):
-                seats = [s for s in low[4:].split(",") if s]
+            word = arg.lower()
+            if word.startswith("nil="):
+                seats = [s for s in word[4:].split(",") if s]
                 nils = tuple(_int(s, "a nil seat") for s in seats)
                 if len(set(nils)) != len(nils):
                     raise NotationError(f"a seat is named twice in {arg!r}")
-            elif low in WHIST_MODES:
-                mode = low
-            elif low == "blind":
+            elif word in WHIST_MODES:
+                mode = word
+            elif word == "blind":
                 blind = True
             else:
                 raise NotationError(

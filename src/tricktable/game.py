@@ -17,12 +17,11 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
-from .actions import PLAYS_BY_SEAT, CHANCE, Action, Bid, Deal, Play
+from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
 from .cards import (
     Card,
     CardSet,
     card_str,
-    cards_of,
     deal_piles,
     format_set,
     rank_of,

@@ -26,10 +26,13 @@ def option(
     maximum: int | None = None,
 ) -> T:
     """Declare one table option: its default, one line of help, and what it may be."""
-    meta = {"doc": doc, "choices": tuple(choices) if choices else None}
-    meta["minimum"] = minimum
-    meta["maximum"] = maximum
-    return dataclasses.field(default=default, metadata=meta)  # type: ignore[no-any-return]
+    meta: dict[str, Any] = {
+        "doc": doc,
+        "choices": tuple(choices) if choices else None,
+        "minimum": minimum,
+        "maximum": maximum,
+    }
+    return dataclasses.field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)

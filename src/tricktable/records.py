@@ -87,7 +87,9 @@ def loads_record(text: str, source: str = "record") -> Record:
             raise RecordError(
                 f"{source} ends early at line {e.lineno}: the file is truncated or incomplete"
             ) from None
-        raise RecordError(f"{source} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise RecordError(
+            f"{source} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
+        ) from None
     return parse_record(obj, source)
 
 
@@ -152,7 +154,8 @@ def deal_from_record(game: Game, hand: HandRecord, where: str) -> Deal:
             hands.append(tuple(parse_card(t) for t in text.split()))
         except ValueError as e:
             raise RecordError(f"{where}, deal of seat {seat}: {e}") from None
-    unknown = [k for k in hand.deal if k != "extra" and k not in {str(s) for s in range(game.num_seats)}]
+    seats = {str(s) for s in range(game.num_seats)}
+    unknown = [k for k in hand.deal if k != "extra" and k not in seats]
     if unknown:
         raise RecordError(f"{where}, deal: {game.name} has no seat {unknown[0]!r}")
     try:

@@ -81,8 +81,8 @@ class State:
 
     __slots__ = (
         "actions",
-        "dealer",
         "deal",
+        "dealer",
         "game",
         "hand_number",
         "hand_size",

@@ -114,7 +114,9 @@ class Spades(Game):
         if action.nils or action.mode:
             raise IllegalAction("bids", f"'{action}' is not a Spades bid", "bid 0..13")
         if not 0 <= action.tricks <= 13:
-            raise IllegalAction("bids", f"a bid is 0 to 13 tricks, not {action.tricks}", "bid 0..13")
+            raise IllegalAction(
+                "bids", f"a bid is 0 to 13 tricks, not {action.tricks}", "bid 0..13"
+            )
         if action.blind:
             if action.tricks != 0:
                 raise IllegalAction("blind nil", "only nil may be bid blind", "bid 0 blind")

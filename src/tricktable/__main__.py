@@ -1,0 +1,5 @@
+"""``python -m tricktable`` runs the command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,264 @@
+"""Standard partnership Spades: every ruling and option, by hand-computed scenarios."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tricktable import IllegalAction, Phase, make_game, step
+from tricktable.actions import Bid, Give, Play, parse_action
+from tricktable.cards import parse_card
+from tricktable.games.spades import SpadesState
+from tricktable.records import HandRecord, Record, replay, summary
+
+# Each seat holds one whole suit: seat 0 spades, 1 hearts, 2 diamonds, 3 clubs.
+ONE_SUIT_EACH = {
+    "0": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+    "1": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+    "2": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+    "3": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+}
+
+
+def scored(bids: list[int], won: list[int], options: dict[str, object] | None = None,
+           blind: int = -1, bags: tuple[int, int] = (0, 0)) -> tuple[list[int], dict[str, object]]:
+    """Score a hand from bids and tricks won, per team."""
+    game = make_game("spades", options)
+    state = game.new_game()
+    assert isinstance(state, SpadesState)
+    state.bids = [Bid(s, b, blind=(s == blind)) for s, b in enumerate(bids)]
+    state.won = list(won)
+    state.bags = list(bags)
+    return game.score_hand(state)
+
+
+def test_contract_made_scores_ten_per_trick_plus_one_per_bag() -> None:
+    scores, details = scored([3, 2, 4, 3], [4, 3, 3, 3])
+    # team 0 bid 7 took 7: 70; team 1 bid 5 took 6: 51 and a bag
+    assert scores == [70, 51]
+    assert details["bags"] == {"0": 0, "1": 1}
+
+
+def test_contract_set_loses_ten_per_trick_bid() -> None:
+    scores, _ = scored([5, 2, 4, 1], [4, 5, 3, 1])
+    assert scores == [-90, 33]
+
+
+def test_nil_made_and_failed() -> None:
+    # seat 0 nil takes 0: +100; partner bid 4 takes 5 -> 41
+    assert scored([0, 3, 4, 3], [0, 4, 5, 4])[0] == [141, 62]
+    # seat 0 nil takes 2: -100; by default its tricks count for the partner: 4 bid, 2+3 = 5
+    assert scored([0, 3, 4, 3], [2, 4, 3, 4])[0] == [-100 + 41, 62]
+
+
+def test_nil_tricks_do_not_count_for_partner_when_option_off() -> None:
+    scores, _ = scored([0, 3, 4, 3], [2, 4, 3, 4], {"nil_tricks_count": False})
+    assert scores == [-100 - 40, 62]
+
+
+def test_both_partners_nil_every_trick_is_a_bag() -> None:
+    scores, details = scored([0, 3, 0, 3], [1, 6, 0, 6])
+    assert scores == [-100 + 100 + 1, 66]
+    assert details["bags"] == {"0": 1, "1": 6}
+
+
+def test_ten_bags_cost_a_hundred_and_carry_over() -> None:
+    scores, details = scored([3, 2, 4, 1], [4, 3, 4, 2], bags=(9, 8))
+    # team 0: 71 with 1 bag -> 10 bags -> -100, 0 left; team 1: 32, 2 bags -> 10 -> -100
+    assert scores == [71 - 100, 32 - 100]
+    assert details["bags"] == {"0": 0, "1": 0}
+    scores, details = scored([3, 2, 4, 1], [4, 3, 4, 2], {"bag_limit": 5, "bag_penalty": 50},
+                             bags=(3, 0))
+    assert scores == [71, 32]
+    assert details["bags"] == {"0": 4, "1": 2}
+
+
+def test_blind_nil_is_worth_two_hundred() -> None:
+    assert scored([0, 3, 4, 3], [0, 4, 5, 4], blind=0)[0] == [241, 62]
+    assert scored([0, 3, 4, 3], [1, 4, 4, 4], blind=0)[0] == [-200 + 41, 62]
+
+
+def _record(actions: list[str], options: dict[str, object] | None = None,
+            dealer: int = 3, deal: dict[str, str] | None = None) -> Record:
+    return Record("spades", dict(options or {}), {str(s): f"P{s}" for s in range(4)},
+                  [HandRecord(dealer, deal or ONE_SUIT_EACH, actions)])
+
+
+def test_scripted_hand_player_left_of_dealer_bids_and_leads() -> None:
+    # dealer 3: seat 0 bids first and leads; spades are not broken, but seat 0 holds only
+    # spades, so it may lead them; it takes all 13 tricks.
+    bids = ["0: bid 13", "1: bid 0", "2: bid 0", "3: bid 0"]
+    plays = []
+    for rank in "AKQJT98765432":
+        plays += [f"0: play {rank}S", f"1: play {rank}H", f"2: play {rank}D", f"3: play {rank}C"]
+    state = replay(_record(bids + plays))
+    result = summary(state)
+    # team 0: 13 bid made (130) but seat 2's nil made (+100); team 1: two nils made (+200)
+    assert result["hands"][0]["scores"] == {"0": 230, "1": 200}
+    assert state.won == [13, 0, 0, 0]
+
+
+def test_spades_may_not_be_led_until_broken() -> None:
+    deal = {
+        "0": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AH",
+        "1": "2S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+        "2": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+        "3": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    }
+    game = make_game("spades")
+    state = replay(_record(["0: bid 4", "1: bid 4", "2: bid 1", "3: bid 1"], deal=deal))
+    with pytest.raises(IllegalAction) as err:
+        step(state, parse_action("0: play AS"))
+    assert err.value.rule == "spades not broken"
+    assert "AH" in err.value.allowed
+    # with the option off, spades may be led at once
+    off = replay(_record(["0: bid 4", "1: bid 4", "2: bid 1", "3: bid 1"],
+                         {"spades_broken": False}, deal=deal))
+    step(off, parse_action("0: play AS"))
+    # once a spade is played on another suit, spades may be led
+    step(state, parse_action("0: play AH"))
+    step(state, parse_action("1: play 2H"))
+    step(state, parse_action("2: play 2D"))
+    step(state, parse_action("3: play 2C"))
+    assert state.to_act == 0 and not state.trump_broken
+    for text in ("0: play 3S", "1: play 2S", "2: play 3D", "3: play 3C"):
+        step(state, parse_action(text))
+    assert not state.trump_broken  # spades were led (only spades held), not played on a suit
+    assert game.legal_plays(state) == state.hands[0]
+
+
+def test_follow_suit_is_enforced_and_the_state_is_unchanged() -> None:
+    deal = {
+        "0": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AH",
+        "1": "2S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+        "2": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+        "3": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    }
+    state = replay(_record(["0: bid 4", "1: bid 4", "2: bid 1", "3: bid 1", "0: play AH"],
+                           deal=deal))
+    before = (list(state.hands), list(state.trick_cards), state.to_act)
+    with pytest.raises(IllegalAction) as err:
+        step(state, parse_action("1: play 2S"))
+    assert err.value.rule == "follow suit"
+    assert (list(state.hands), list(state.trick_cards), state.to_act) == before
+    with pytest.raises(IllegalAction) as err:
+        step(state, parse_action("2: play 2D"))
+    assert err.value.rule == "turn order"
+    with pytest.raises(IllegalAction) as err:
+        step(state, parse_action("1: play AD"))
+    assert err.value.rule == "own cards"
+    with pytest.raises(IllegalAction):
+        step(state, parse_action("1: bid 3"))
+    assert (list(state.hands), list(state.trick_cards), state.to_act) == before
+
+
+def test_trick_won_by_highest_trump_else_highest_of_led_suit() -> None:
+    deal = {
+        "0": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AH",
+        "1": "2S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H AD",
+        "2": "2H KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+        "3": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    }
+    bids = ["3: bid 4", "0: bid 4", "1: bid 1", "2: bid 1"]
+    # dealer 2: seat 3 leads the ace of clubs; seat 0, void in clubs, trumps with the 3S
+    state = replay(_record([*bids, "3: play AC", "0: play 3S", "1: play AD", "2: play 2H"],
+                           dealer=2, deal=deal))
+    assert state.tricks[-1].winner == 0
+    assert state.trump_broken
+    # seat 0 leads the ace of hearts: nobody trumps, the highest heart wins
+    for text in ("0: play AH", "1: play KH", "2: play KD", "3: play 2C"):
+        step(state, parse_action(text))
+    assert state.tricks[-1].winner == 0
+    # a lower spade loses to a higher one
+    for text in ("0: play KS", "1: play 2S", "2: play 2D", "3: play 3C"):
+        step(state, parse_action(text))
+    assert state.tricks[-1].winner == 0
+
+
+def test_game_ends_at_target_higher_score_wins_tie_plays_on() -> None:
+    game = make_game("spades", {"target": 100})
+    state = game.new_game()
+    state.totals = [120, 90]
+    assert game.game_winner(state) == 0
+    state.totals = [120, 120]
+    assert game.game_winner(state) is None
+    state.totals = [99, -300]
+    assert game.game_winner(state) is None  # mercy is off by default
+    mercy = make_game("spades", {"target": 100, "mercy": True})
+    assert mercy.game_winner(state) == 0
+    state.totals = [-150, -200]
+    assert mercy.game_winner(state) == 0
+
+
+def test_dealer_rotates_clockwise() -> None:
+    game = make_game("spades")
+    rng = random.Random(5)
+    state = game.new_game()
+    step(state, game.random_deal(state, rng))
+    first = state.dealer
+    assert state.to_act == (first + 1) % 4
+    while state.phase is not Phase.SCORING:
+        step(state, rng.choice(game.legal_actions(state)))
+    deal = game.random_deal(state, rng)
+    assert deal.dealer == (first + 1) % 4
+    wrong = type(deal)(-1, (first + 2) % 4, deal.hands, deal.extra)
+    with pytest.raises(IllegalAction) as err:
+        step(state, wrong)
+    assert err.value.rule == "dealer rotation"
+
+
+def test_blind_nil_needs_option_and_a_trailing_team_then_partners_exchange_two() -> None:
+    game = make_game("spades", {"blind_nil": True})
+    state = game.new_game()
+    rng = random.Random(2)
+    step(state, game.random_deal(state, rng))
+    seat = state.to_act
+    with pytest.raises(IllegalAction) as err:
+        step(state, Bid(seat, 0, blind=True))
+    assert "trails by 100" in err.value.detail
+    state.totals[seat % 2] -= 100
+    step(state, Bid(seat, 0, blind=True))
+    for _ in range(3):
+        step(state, Bid(state.to_act, 3))
+    assert state.phase is Phase.EXCHANGE
+    partner = (seat + 2) % 4
+    assert state.to_act == partner
+    give = game.legal_actions(state)[0]
+    assert isinstance(give, Give) and len(give.cards) == 2
+    step(state, give)
+    assert state.to_act == seat
+    assert state.hands[seat].bit_count() == 15
+    with pytest.raises(IllegalAction):
+        step(state, Give(seat, (parse_card("AS"),)))
+    step(state, game.legal_actions(state)[0])
+    assert state.phase is Phase.PLAY
+    assert all(h.bit_count() == 13 for h in state.hands)
+    off = make_game("spades")
+    state = off.new_game()
+    step(state, off.random_deal(state, rng))
+    with pytest.raises(IllegalAction) as err:
+        step(state, Bid(state.to_act, 0, blind=True))
+    assert err.value.rule == "blind nil"
+
+
+def test_bids_out_of_range_are_refused() -> None:
+    game = make_game("spades")
+    state = game.new_game()
+    step(state, game.random_deal(state, random.Random(1)))
+    for bad in (Bid(state.to_act, 14), Bid(state.to_act, -1), Bid(state.to_act, 3, mode="uptown"),
+                Bid(state.to_act, 3, nils=(1,))):
+        with pytest.raises(IllegalAction):
+            step(state, bad)
+    assert state.actions == []
+
+
+def test_play_in_the_bidding_phase_is_refused_naming_the_phase() -> None:
+    game = make_game("spades")
+    state = game.new_game()
+    step(state, game.random_deal(state, random.Random(1)))
+    card = next(c for c in range(52) if state.hands[state.to_act] >> c & 1)
+    with pytest.raises(IllegalAction) as err:
+        step(state, Play(state.to_act, card))
+    assert err.value.rule == "bidding phase"
+    assert "bid 0..13" in err.value.allowed
