@@ -1,0 +1,419 @@
+"""Three-Player "Dummy Hand" Spades (rulings.md, "Three-Player "Dummy Hand" Spades").
+
+Seats 0, 1 and 2 are the real players and seat 3 is the dummy's home seat; the deal passes
+among the real players only. Each hand: an optional REVEAL phase (peeks or flips of the
+face-down dummy), one round of team bids with nil declarations, then play. The highest
+bidder (first in bidding order on a tie) is declarer and plays the dummy, which "sits
+opposite" him once the first bidder has made the opening lead. Every real player scores
+alone, with his own bags.
+
+Replay details per hand: ``bags`` (per real player, after the hand), ``declarer``, ``bids``
+(team bids per real player), ``nils`` (the declarations that applied, each with its
+bidder, hand and whether it was made) and ``team_tricks`` (declarer+dummy, defenders).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import Action, Bid, Flip, Peek, Play
+from ..cards import STANDARD_DECK, SUIT_MASKS, CardSet, card_str
+from ..dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
+from ..errors import IllegalAction, OptionError
+from ..game import Game, register
+from ..options import Options, option
+from ..scoring import add_bags, contract_score, sole_leader
+from ..state import Phase, State
+
+SPADE_MASK = SUIT_MASKS[0]
+HAND_SIZE = 13
+MAX_BID = 13
+NIL_POINTS = 100
+
+PEEK_CHOICES = ("none", "three-peeky", "four-peeky", "flip-1", "flip-2", "flip-3", "flip-4")
+"""The ``peek`` option: how many dummy cards each real player looks at (privately) or
+turns face up (for all) before the bidding."""
+
+
+def reveal_rule(peek: str) -> tuple[str, int]:
+    """The REVEAL verb and the number of positions each player picks under a ``peek``
+    option: ("peek", 3) for three peeky, ("flip", 2) for flip 2, ("", 0) for no peeking."""
+    if peek == "three-peeky":
+        return "peek", 3
+    if peek == "four-peeky":
+        return "peek", 4
+    if peek.startswith("flip-"):
+        return "flip", int(peek[5:])
+    return "", 0
+
+
+@dataclass(frozen=True)
+class DummyHandSpadesOptions(Options):
+    target: int = option(
+        500, "Points that end the game after the hand; the highest score wins (the text "
+        "suggests 300).", minimum=1
+    )
+    max_nils: int = option(
+        3, "Most nil declarations in one bid (own hand, dummy, the other two players).",
+        minimum=0, maximum=4,
+    )
+    spades_broken: bool = option(
+        True, "Spades may not be led until one has been played on another suit, unless the "
+        "leader holds only spades."
+    )
+    bag_limit: int = option(10, "Accumulated bags that cost a penalty (0: no bag penalty).",
+                            minimum=0)
+    bag_penalty: int = option(100, "Points a player loses each time his bags reach the limit.",
+                              minimum=0)
+    peek: str = option(
+        "none", "Before bidding each player peeks at 3 or 4 dummy cards privately, or flips "
+        "N of them face up for all.", choices=PEEK_CHOICES,
+    )
+
+
+class DummyHandSpadesState(State):
+    __slots__ = ("bags", "bids", "declarer", "flips", "peeks")
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.bids: list[Bid | None] = [None] * 3  # per real player, this hand
+        self.bags: list[int] = [0] * 3  # per real player, running
+        self.declarer = -1  # known once the bidding is over
+        self.peeks: list[tuple[int, ...]] = [()] * 3  # dummy positions each player peeked at
+        self.flips: list[tuple[int, ...]] = [()] * 3  # dummy positions each player flipped
+
+
+def nil_applies(declarer: int, bidder: int, hand: int) -> bool:
+    """Ruling 4: a nil declaration counts only when the bidder ends up on the hand's team."""
+    if hand == bidder:
+        return True
+    if hand == DUMMY:
+        return bidder == declarer
+    return declarer not in (bidder, hand)  # both defenders
+
+
+@functools.cache
+def _all_bids(seat: int, max_nils: int) -> tuple[Bid, ...]:
+    """Every legal bid of a seat: 0..13 with each set of at most ``max_nils`` nil hands."""
+    nil_sets = [
+        combo for size in range(max_nils + 1) for combo in itertools.combinations(range(4), size)
+    ]
+    return tuple(Bid(seat, n, nils) for n in range(MAX_BID + 1) for nils in nil_sets)
+
+
+@functools.cache
+def _peeks(seat: int, n: int) -> tuple[Peek, ...]:
+    return tuple(Peek(seat, p) for p in itertools.combinations(range(HAND_SIZE), n))
+
+
+@functools.lru_cache(maxsize=256)
+def _flips(seat: int, face_down: tuple[int, ...], n: int) -> tuple[Flip, ...]:
+    return tuple(Flip(seat, p) for p in itertools.combinations(face_down, n))
+
+
+@register
+class DummyHandSpades(Game):
+    """Three real players and a dummy, each real player scoring alone."""
+
+    name = "dummy-hand-spades"
+    title = 'Three-Player "Dummy Hand" Spades'
+    options_type = DummyHandSpadesOptions
+    state_type = DummyHandSpadesState
+    phase_actions = {
+        Phase.REVEAL: (Peek, Flip),
+        Phase.BIDDING: (Bid,),
+        Phase.PLAY: (Play,),
+    }
+
+    options: DummyHandSpadesOptions
+
+    def configure(self) -> None:
+        if self.options.peek not in PEEK_CHOICES:
+            raise OptionError(
+                f"option peek cannot be {self.options.peek!r}; it takes one of: "
+                + ", ".join(PEEK_CHOICES)
+            )
+        self.num_seats = 4
+        self.player_seats = REAL_PLAYERS
+        self.num_entities = 3  # the real players; the dummy scores nothing
+        self.deck = STANDARD_DECK
+        self.reveal_verb, self.reveal_count = reveal_rule(self.options.peek)
+
+    def seat_name(self, seat: int) -> str:
+        return "the dummy (seat 3)" if seat == DUMMY else f"seat {seat}"
+
+    def deal_sizes(self, dealer: int) -> tuple[list[int], int]:
+        return [HAND_SIZE] * 4, 0
+
+    def begin_hand(self, state: State) -> None:
+        assert isinstance(state, DummyHandSpadesState)
+        state.bids = [None] * 3
+        state.declarer = -1
+        state.peeks = [()] * 3
+        state.flips = [()] * 3
+        state.phase = Phase.REVEAL if self.reveal_verb else Phase.BIDDING
+        state.to_act = left_of(state.dealer)  # peeks, flips and bids start left of the dealer
+
+    # --- reveal: peeks and flips before the bidding --------------------------------------
+
+    def face_down_positions(self, state: DummyHandSpadesState) -> tuple[int, ...]:
+        flipped = {p for picks in state.flips for p in picks}
+        return tuple(p for p in range(HAND_SIZE) if p not in flipped)
+
+    def phase_legal_actions(self, state: State) -> list[Action]:
+        assert isinstance(state, DummyHandSpadesState)
+        seat = state.to_act
+        if state.phase is Phase.REVEAL:
+            if self.reveal_verb == "peek":
+                return list(_peeks(seat, self.reveal_count))
+            return list(_flips(seat, self.face_down_positions(state), self.reveal_count))
+        return list(_all_bids(seat, self.options.max_nils))
+
+    def describe_allowed(self, state: State) -> str:
+        assert isinstance(state, DummyHandSpadesState)
+        n = self.reveal_count
+        if state.phase is Phase.REVEAL and self.reveal_verb == "peek":
+            return f"peek {n} different dummy positions 0..{HAND_SIZE - 1}, e.g. 'peek 0 5 9'"
+        if state.phase is Phase.REVEAL:
+            down = " ".join(map(str, self.face_down_positions(state)))
+            return f"flip {n} different positions of the face-down dummy cards: {down}"
+        if state.phase is Phase.BIDDING:
+            return (
+                f"bid 0..{MAX_BID}, with nil declared on up to {self.options.max_nils} of seats "
+                f"0, 1, 2 and 3 (the dummy), e.g. 'bid 6 nil={state.to_act},3'"
+            )
+        return super().describe_allowed(state)
+
+    def _check_positions(self, state: DummyHandSpadesState, action: Peek | Flip) -> None:
+        verb = action.verb
+        rule = "peeking" if verb == "peek" else "flipping"
+        if self.reveal_verb != verb:
+            raise IllegalAction(
+                rule, f"this table plays peek={self.options.peek}; '{verb}' is not used",
+                self.describe_allowed(state),
+            )
+        positions = action.positions
+        n = self.reveal_count
+        if len(positions) != n or len(set(positions)) != n:
+            raise IllegalAction(
+                rule, f"each player picks exactly {n} different dummy positions",
+                self.describe_allowed(state),
+            )
+        for p in positions:
+            if not 0 <= p < HAND_SIZE:
+                raise IllegalAction(
+                    rule, f"{p} is not a dummy position; they are 0..{HAND_SIZE - 1}",
+                    self.describe_allowed(state),
+                )
+        if verb == "flip":
+            down = self.face_down_positions(state)
+            for p in positions:
+                if p not in down:
+                    raise IllegalAction(
+                        rule, f"dummy position {p} is already face up; flip face-down cards",
+                        self.describe_allowed(state),
+                    )
+
+    def check_peek(self, state: State, action: Action) -> None:
+        assert isinstance(state, DummyHandSpadesState) and isinstance(action, Peek)
+        self._check_positions(state, action)
+
+    def apply_peek(self, state: State, action: Action) -> None:
+        assert isinstance(state, DummyHandSpadesState) and isinstance(action, Peek)
+        state.peeks[action.seat] = action.positions
+        self._next_reveal(state, action.seat)
+
+    def check_flip(self, state: State, action: Action) -> None:
+        assert isinstance(state, DummyHandSpadesState) and isinstance(action, Flip)
+        self._check_positions(state, action)
+
+    def apply_flip(self, state: State, action: Action) -> None:
+        assert isinstance(state, DummyHandSpadesState) and isinstance(action, Flip)
+        state.flips[action.seat] = action.positions
+        self._next_reveal(state, action.seat)
+
+    def _next_reveal(self, state: DummyHandSpadesState, seat: int) -> None:
+        if seat == state.dealer:  # the dealer picks last; then the bidding starts
+            state.phase = Phase.BIDDING
+            state.to_act = left_of(state.dealer)
+        else:
+            state.to_act = left_of(seat)
+
+    def positions_mask(self, state: State, positions: tuple[int, ...]) -> CardSet:
+        """The dummy's dealt cards at these positions, as a set."""
+        assert state.deal is not None
+        dealt = state.deal.hands[DUMMY]
+        mask = 0
+        for p in positions:
+            mask |= 1 << dealt[p]
+        return mask
+
+    def flipped_cards(self, state: DummyHandSpadesState) -> CardSet:
+        mask = 0
+        for picks in state.flips:
+            mask |= self.positions_mask(state, picks)
+        return mask
+
+    # --- bidding ---------------------------------------------------------------------------
+
+    def check_bid(self, state: State, action: Action) -> None:
+        assert isinstance(state, DummyHandSpadesState) and isinstance(action, Bid)
+        allowed = self.describe_allowed(state)
+        if action.mode or action.blind:
+            raise IllegalAction("bids", f"'{action}' is not a Dummy Hand Spades bid", allowed)
+        if not 0 <= action.tricks <= MAX_BID:
+            raise IllegalAction(
+                "bids", f"a team bid is 0 to {MAX_BID} tricks, not {action.tricks}", allowed
+            )
+        nils = action.nils
+        if len(set(nils)) != len(nils):
+            raise IllegalAction("nil declarations", "a hand is declared nil twice", allowed)
+        for hand in nils:
+            if hand not in (0, 1, 2, DUMMY):
+                raise IllegalAction(
+                    "nil declarations",
+                    f"seat {hand} is not at the table; nil may be declared on seats 0, 1, 2 "
+                    "and 3 (the dummy)", allowed,
+                )
+        if len(nils) > self.options.max_nils:
+            raise IllegalAction(
+                "nil declarations",
+                f"a bid may declare nil on at most {self.options.max_nils} hands at this "
+                f"table, not {len(nils)}", allowed,
+            )
+
+    def apply_bid(self, state: State, action: Action) -> None:
+        assert isinstance(state, DummyHandSpadesState) and isinstance(action, Bid)
+        state.bids[action.seat] = action
+        if action.seat != state.dealer:
+            state.to_act = left_of(action.seat)
+            return
+        # the dealer bids last: the highest bid declares, the earliest in bidding order on a tie
+        first = left_of(state.dealer)
+        order = (first, left_of(first), state.dealer)
+        best = max(self._bid(state, s).tricks for s in order)
+        state.declarer = next(s for s in order if self._bid(state, s).tricks == best)
+        seat_dummy_opposite(state, state.declarer)
+        state.phase = Phase.PLAY
+        state.to_act = first  # the opening lead, before the dummy is shown
+
+    @staticmethod
+    def _bid(state: DummyHandSpadesState, seat: int) -> Bid:
+        bid = state.bids[seat]
+        assert bid is not None
+        return bid
+
+    # --- play ------------------------------------------------------------------------------
+
+    def lead_mask(self, state: State, hand: CardSet) -> CardSet:
+        if not self.options.spades_broken or state.trump_broken:
+            return hand
+        return (hand & ~SPADE_MASK) or hand
+
+    def controller(self, state: State, seat: int) -> int:
+        if seat == DUMMY:
+            assert isinstance(state, DummyHandSpadesState)
+            return state.declarer  # -1 (nobody) until the bidding has made a declarer
+        return seat
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def score_hand(self, state: State) -> tuple[list[int], dict[str, Any]]:
+        assert isinstance(state, DummyHandSpadesState)
+        opts = self.options
+        declarer = state.declarer
+        team_tricks = state.won[declarer] + state.won[DUMMY]
+        defender_tricks = sum(state.won) - team_tricks
+        scores = [0, 0, 0]
+        nils: list[dict[str, Any]] = []
+        for seat in REAL_PLAYERS:
+            bid = self._bid(state, seat)
+            tricks = team_tricks if seat == declarer else defender_tricks
+            points, new_bags = contract_score(bid.tricks, tricks)
+            for hand in bid.nils:
+                if nil_applies(declarer, seat, hand):
+                    made = state.won[hand] == 0
+                    points += NIL_POINTS if made else -NIL_POINTS
+                    nils.append({"bidder": seat, "hand": hand, "made": made})
+            state.bags[seat], penalty = add_bags(
+                state.bags[seat], new_bags, opts.bag_limit, opts.bag_penalty
+            )
+            scores[seat] = points + penalty
+        details: dict[str, Any] = {
+            "bags": {str(s): state.bags[s] for s in REAL_PLAYERS},
+            "declarer": declarer,
+            "bids": {str(s): self._bid(state, s).tricks for s in REAL_PLAYERS},
+            "nils": nils,
+            "team_tricks": {"declarer": team_tricks, "defenders": defender_tricks},
+        }
+        return scores, details
+
+    def game_winner(self, state: State) -> int | None:
+        if max(state.totals) < self.options.target:
+            return None
+        return sole_leader(state.totals)  # a tie for first plays another hand
+
+    # --- what seats see --------------------------------------------------------------------
+
+    def dummy_shown(self, state: State) -> bool:
+        """The dummy is face up from the opening lead to the end of the hand."""
+        return state.phase is Phase.PLAY and state.played != 0
+
+    def visible_holdings(self, state: State, viewer: int) -> list[CardSet]:
+        assert isinstance(state, DummyHandSpadesState)
+        out = [0] * self.num_seats
+        out[viewer] = state.hands[viewer]
+        if viewer == DUMMY or state.deal is None:
+            return out
+        if self.dummy_shown(state):
+            out[DUMMY] = state.hands[DUMMY]
+        else:
+            # face down: only the flipped cards and the ones this viewer peeked at
+            seen = self.flipped_cards(state) | self.positions_mask(state, state.peeks[viewer])
+            out[DUMMY] = state.hands[DUMMY] & seen
+        return out
+
+    def public_info(self, state: State, viewer: int) -> dict[str, Any]:
+        """Public: bids with their nil declarations, declarer, teams, the positions each
+        player peeked at or flipped and the flipped cards, the declarations that apply,
+        bags and target. Private to the viewer: the cards at the positions it peeked at."""
+        assert isinstance(state, DummyHandSpadesState)
+        declarer = state.declarer
+        known = declarer >= 0
+        info: dict[str, Any] = {
+            "peek": self.options.peek,
+            "bids": tuple(
+                None if b is None else {"tricks": b.tricks, "nils": b.nils} for b in state.bids
+            ),
+            "declarer": declarer if known else None,
+            "dummy": DUMMY,
+            "team": (declarer, DUMMY) if known else None,
+            "defenders": defenders(declarer) if known else None,
+            "peeks": {s: state.peeks[s] for s in REAL_PLAYERS if state.peeks[s]},
+            "flips": {s: state.flips[s] for s in REAL_PLAYERS if state.flips[s]},
+            "flipped": {},
+            "peeked": {},
+            "dummy_shown": self.dummy_shown(state),
+            "nils": (),
+            "bags": {str(s): state.bags[s] for s in REAL_PLAYERS},
+            "spades_broken": state.trump_broken,
+            "target": self.options.target,
+        }
+        if state.deal is not None:
+            dealt = state.deal.hands[DUMMY]
+            info["flipped"] = {
+                p: card_str(dealt[p]) for picks in state.flips for p in sorted(picks)
+            }
+            if viewer in REAL_PLAYERS:
+                info["peeked"] = {p: card_str(dealt[p]) for p in sorted(state.peeks[viewer])}
+        if known:
+            info["nils"] = tuple(
+                (s, hand)
+                for s in REAL_PLAYERS
+                for hand in self._bid(state, s).nils
+                if nil_applies(declarer, s, hand)
+            )
+        return info
