@@ -1,0 +1,202 @@
+"""Random play of whole hands of partnership Spades: tricktable against OpenSpiel.
+
+Both engines play the same workload in the same process, pinned to one core: a fresh
+game, a random deal, then uniformly random legal actions until the hand is scored.
+
+- tricktable, through its public API: ``game.random_deal`` and ``step`` for the deal, then
+  ``game.legal_actions`` and ``step`` (which checks every action against the rules).
+- OpenSpiel's ``spades`` (C++) driven from Python: ``new_initial_state``, then at chance
+  nodes a uniform choice among ``chance_outcomes()`` (the 52 cards dealt one by one) and
+  at decision nodes a uniform choice among ``legal_actions()``, each passed to
+  ``apply_action``, until the state is terminal.
+
+Both draw from Python's ``random.Random``. Rounds of the two are interleaved and each
+engine's best round counts (the least disturbed by anything else running on the
+machine). The last line printed is ``ratio: X``, tricktable's hands per second divided by
+OpenSpiel's. ``--json`` prints one JSON object instead.
+
+A second OpenSpiel figure is shown for reference: dealing with ``legal_actions()`` at
+chance nodes instead of ``chance_outcomes()`` (valid here because every outcome is
+equally likely), which is OpenSpiel's fastest way to sample a deal from Python.
+
+Run: ``.venv/bin/python benchmarks/throughput.py [--hands N] [--rounds R] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tricktable import Phase, make_game, step
+
+Runner = Callable[[int, random.Random], int]
+"""Plays ``hands`` hands with the given RNG and returns the number of actions applied."""
+
+
+def tricktable_runner() -> Runner:
+    game = make_game("spades")
+
+    def run(hands: int, rng: random.Random) -> int:
+        legal_actions = game.legal_actions
+        choice = rng.choice
+        actions = 0
+        for _ in range(hands):
+            state = game.new_game()
+            step(state, game.random_deal(state, rng))
+            actions += 1
+            while legal := legal_actions(state):
+                step(state, choice(legal))
+                actions += 1
+            if state.phase not in (Phase.SCORING, Phase.GAME_OVER):
+                raise AssertionError(f"tricktable hand stopped early: {state}")
+        return actions
+
+    return run
+
+
+def openspiel_runner(chance_by_legal_actions: bool = False) -> Runner | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+
+    def run(hands: int, rng: random.Random) -> int:
+        choice = rng.choice
+        actions = 0
+        for _ in range(hands):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    if chance_by_legal_actions:
+                        action = choice(state.legal_actions())
+                    else:
+                        action = choice(state.chance_outcomes())[0]
+                else:
+                    action = choice(state.legal_actions())
+                state.apply_action(action)
+                actions += 1
+        return actions
+
+    return run
+
+
+def pin_to_one_core() -> str:
+    """Run on a single core (the first one this process may use), if the OS allows it."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity)"
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return f"pinned to CPU {cpu}"
+
+
+def timed(run: Runner, hands: int, seed: int) -> tuple[float, int]:
+    rng = random.Random(seed)
+    gc.collect()
+    start = time.perf_counter()
+    actions = run(hands, rng)
+    return time.perf_counter() - start, actions
+
+
+def measure(runners: dict[str, Runner], hands: int, rounds: int) -> dict[str, dict[str, Any]]:
+    """Interleave ``rounds`` rounds of every runner; summarise each runner's rounds."""
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    counts: dict[str, int] = {}
+    for run in runners.values():  # warm up: imports, caches, first allocations
+        run(max(1, hands // 20), random.Random(-1))
+    for r in range(rounds):
+        for name, run in runners.items():
+            seconds, actions = timed(run, hands, seed=r)
+            times[name].append(seconds)
+            counts[name] = actions
+    out: dict[str, dict[str, Any]] = {}
+    for name, ts in times.items():
+        best, median = min(ts), statistics.median(ts)
+        out[name] = {
+            "hands_per_s": round(hands / best, 1),
+            "median_hands_per_s": round(hands / median, 1),
+            "us_per_action": round(best / counts[name] * 1e6, 3),
+            "actions_per_hand": round(counts[name] / hands, 2),
+            "rounds_s": [round(t, 4) for t in ts],
+        }
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--hands", type=int, default=2000, help="hands per round (2000)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of each engine (5)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.hands < 1 or args.rounds < 1:
+        parser.error("--hands and --rounds must be at least 1")
+
+    pinned = pin_to_one_core()
+    runners: dict[str, Runner] = {"tricktable": tricktable_runner()}
+    openspiel = openspiel_runner()
+    openspiel_fast = openspiel_runner(chance_by_legal_actions=True)
+    if openspiel is not None and openspiel_fast is not None:
+        runners["openspiel"] = openspiel
+        runners["openspiel (deal by legal_actions)"] = openspiel_fast
+    results = measure(runners, args.hands, args.rounds)
+
+    ratio: float | None = None
+    ratio_fast: float | None = None
+    if "openspiel" in results:
+        ours = results["tricktable"]["hands_per_s"]
+        ratio = ours / results["openspiel"]["hands_per_s"]
+        ratio_fast = ours / results["openspiel (deal by legal_actions)"]["hands_per_s"]
+
+    if args.json:
+        report = {
+            "game": "spades",
+            "hands_per_round": args.hands,
+            "rounds": args.rounds,
+            "python": platform.python_version(),
+            "machine": platform.machine(),
+            "cpus": os.cpu_count(),
+            "affinity": pinned,
+            "results": results,
+            "ratio": None if ratio is None else round(ratio, 2),
+            "ratio_vs_deal_by_legal_actions": None if ratio_fast is None else round(ratio_fast, 2),
+        }
+        print(json.dumps(report, indent=1))
+        return 0
+
+    print(
+        f"Random play of whole hands of partnership Spades, deal included: {args.hands} hands "
+        f"x {args.rounds} rounds, best round; Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, {pinned}."
+    )
+    print()
+    width = max(len(name) for name in results)
+    print(
+        f"{'engine':<{width}}  {'hands/s':>9}  {'median':>9}  {'us/action':>9}  "
+        f"{'actions/hand':>12}"
+    )
+    for name, r in results.items():
+        print(
+            f"{name:<{width}}  {r['hands_per_s']:>9.0f}  {r['median_hands_per_s']:>9.0f}  "
+            f"{r['us_per_action']:>9.2f}  {r['actions_per_hand']:>12.1f}"
+        )
+    print()
+    if ratio is None:
+        print("OpenSpiel (pyspiel) is not installed: no ratio.")
+        print("ratio: n/a")
+        return 1
+    print(f"ratio against OpenSpiel dealing by legal_actions: {ratio_fast:.2f}")
+    print(f"ratio: {ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
