@@ -11,7 +11,8 @@ uniformly among the legal actions, and at every step checks that:
 - every seat's observation holds only what that seat may see: its own hand is its own,
   the cards it sees of other holdings are really there, and re-dealing the cards hidden
   from it (consistently with everything it has seen) leaves its observation unchanged;
-- totals equal the sum of the hand scores;
+- totals equal the sum of the hand scores (counted from zero again where a game resets
+  them, as Paperless does before an overtime set);
 - a record of the game replays to the same results.
 """
 
@@ -67,11 +68,17 @@ def check_conservation(game: Game, state: State) -> None:
 
 
 def check_totals(game: Game, state: State) -> None:
-    for e in range(game.num_entities):
-        label = game.entity_label(e)
-        assert state.totals[e] == sum(r.scores[label] for r in state.results)
-        if state.results:
-            assert state.results[-1].totals[label] == state.totals[e]
+    """Totals are the sum of the hand scores, counted again from zero after any hand
+    after which the game resets them (``Game.totals_reset_after``)."""
+    labels = [game.entity_label(e) for e in range(game.num_entities)]
+    running = dict.fromkeys(labels, 0)
+    for i, result in enumerate(state.results):
+        for label in labels:
+            running[label] += result.scores[label]
+        assert dict(result.totals) == running, f"hand {i + 1}'s totals are not the sum"
+        if game.totals_reset_after(state, i):
+            running = dict.fromkeys(labels, 0)
+    assert game.totals_mapping(state) == running
 
 
 def check_illegal_refused(game: Game, state: State, rng: random.Random) -> None:

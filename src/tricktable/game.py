@@ -469,6 +469,12 @@ class Game:
         """The winning entity if the game is over after this hand, else None."""
         raise NotImplementedError
 
+    def totals_reset_after(self, state: State, hand: int) -> bool:
+        """True when every total went back to zero after finished hand ``hand`` (0-based,
+        an index into ``state.results``), as Paperless does before an overtime set.
+        Totals are otherwise the sum of the hand scores."""
+        return False
+
     # --- observations ----------------------------------------------------------------------
 
     def controller(self, state: State, seat: int) -> int:

@@ -1,4 +1,5 @@
 """The games. Importing this package registers every game by name."""
 
 from . import spades  # noqa: F401
+from . import paperless_spades  # noqa: F401
 from . import dummy_hand_spades  # noqa: F401
