@@ -1,0 +1,66 @@
+"""The bot interface and the registry of bots by name.
+
+A bot plays the seats one player controls. It is built for one game (the rules object:
+options, deck, card order; never a state) and one seat, with its own seed, and each time
+that seat has a choice it is handed the seat's ``Observation`` and the legal actions and
+returns one of them. It never sees the state, so it can know no more than a person in
+that seat would.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from ..actions import Action
+from ..errors import OptionError
+from ..game import Game
+from ..observation import Observation
+
+
+class Bot:
+    """Base of every bot. Subclasses set ``name`` and implement ``choose``."""
+
+    name = ""
+    description = ""
+
+    def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
+        self.game = game
+        self.seat = seat
+        # One stream per bot and seat, so that bots at a table never share random draws
+        # and a game is reproducible from its seed.
+        self.rng = random.Random(f"{seed}/bot/{self.name}/{seat}")
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (never empty) for the seat to act, which this bot controls."""
+        raise NotImplementedError
+
+
+BotFactory = Callable[[Game, int, "int | str"], Bot]
+
+_BOTS: dict[str, type[Bot]] = {}
+
+
+def register_bot(cls: type[Bot]) -> type[Bot]:
+    """Class decorator: make a bot available by its ``name``."""
+    if cls.name in _BOTS and _BOTS[cls.name] is not cls:
+        raise ValueError(f"two bots are named {cls.name!r}")
+    _BOTS[cls.name] = cls
+    return cls
+
+
+def bot_names() -> list[str]:
+    return sorted(_BOTS)
+
+
+def bot_class(name: str) -> type[Bot]:
+    try:
+        return _BOTS[name]
+    except KeyError:
+        known = ", ".join(sorted(_BOTS))
+        raise OptionError(f"unknown bot {name!r}; the bots are: {known}") from None
+
+
+def make_bot(name: str, game: Game, seat: int, seed: int | str = 0) -> Bot:
+    """A bot by its registered name, for one game and seat."""
+    return bot_class(name)(game, seat, seed)

@@ -1,0 +1,129 @@
+"""Trick estimation for bidding: sure tricks, trump length and voids.
+
+The estimate is the casual player's count: an ace is a trick, a guarded king most of the
+time, a queen with two guards sometimes; in trumps the top honours are tricks, and every
+trump past the third is a trick once the others are drawn; a void, singleton or doubleton
+turns spare trumps into ruffs. It is a float so that per-game code may round it to taste.
+"""
+
+from __future__ import annotations
+
+from ..cards import NO_SUIT, STANDARD_DECK, CardSet, cards_of, lowest
+from ..order import CardOrder
+
+
+def estimate_tricks(
+    hand: CardSet, order: CardOrder, deck: CardSet = STANDARD_DECK, opponents: int = 3
+) -> float:
+    """Tricks ``hand`` should take on its own with ``order``'s trumps and ranks.
+
+    ``opponents`` is how many hands play against each trick (fewer means honours are
+    safer: a king is caught less often when fewer hands might hold the ace)."""
+    trump = order.trump
+    tricks = 0.0
+    trump_cards = hand & order.suit_masks[trump] if trump != NO_SUIT else 0
+    n_trumps = trump_cards.bit_count()
+    guard = 0.1 * (3 - opponents)  # honours gain a little value at smaller tables
+
+    short_suits: list[int] = []
+    for suit in range(4):
+        if suit == trump:
+            continue
+        cards = hand & order.suit_masks[suit] & ~trump_cards
+        length = cards.bit_count()
+        short_suits.append(length)
+        tops = _tops(cards, order, deck)
+        if length == 0:
+            continue
+        # the side suit's honours: position from the top of the suit (0 = best card)
+        for i, top in enumerate(tops):
+            if top == 0:
+                tricks += 1.0 if length <= 6 else 0.8
+            elif top == 1 and length >= 2:
+                tricks += (0.85 if i >= 1 else 0.6) + guard
+            elif top == 2 and length >= 3:
+                tricks += (0.5 if i >= 1 else 0.3) + guard
+        if trump == NO_SUIT and tops and length > 4:
+            tricks += 0.7 * (length - 4)  # without trumps a long suit's small cards run
+    if trump != NO_SUIT:
+        tops = _tops(trump_cards, order, deck)
+        honours = 0.0
+        for top in tops:
+            if top == 0:
+                honours += 1.0
+            elif top == 1:
+                honours += 1.0 if n_trumps >= 2 else 0.5
+            elif top == 2:
+                honours += 0.8 if n_trumps >= 3 else 0.3
+            elif top == 3:
+                honours += 0.5 if n_trumps >= 4 else 0.1
+        # spare trumps ruff short side suits; past the fourth, trumps are long-suit tricks
+        spare = max(0, n_trumps - len(tops))
+        ruffs = 0.0
+        for length_side in sorted(short_suits):
+            if spare <= 0:
+                break
+            if length_side == 0:
+                used = min(spare, 2)
+                ruffs += 0.9 * used
+                spare -= used
+            elif length_side == 1:
+                ruffs += 0.7
+                spare -= 1
+            elif length_side == 2:
+                ruffs += 0.3
+                spare -= 1
+        long_trumps = max(0, n_trumps - 4) * 0.6
+        tricks += min(float(n_trumps), honours + ruffs + long_trumps)
+    return tricks
+
+
+def _tops(cards: CardSet, order: CardOrder, deck: CardSet) -> list[int]:
+    """For each card of ``cards`` (one suit) among the suit's top four in ``deck``, how
+    many of the deck's cards of that suit rank above it (0 for the best card)."""
+    if not cards:
+        return []
+    suit = order.suit_of[lowest(cards)]
+    ranking = sorted(cards_of(deck & order.suit_masks[suit]), key=order.rank_key, reverse=True)
+    return [i for i, c in enumerate(ranking[:4]) if cards >> c & 1]
+
+
+def low_card_count(hand: CardSet, order: CardOrder) -> int:
+    """Cards that can hardly win: ranks 2..7 in high order (not trumps)."""
+    n = 0
+    for c in cards_of(hand):
+        if order.suit_of[c] == order.trump:
+            continue
+        if order.rank_key(c) <= 8:
+            n += 1
+    return n
+
+
+def nil_risk(hand: CardSet, order: CardOrder) -> float:
+    """How dangerous a hand is to bid nil (0 is ideal). High cards in short suits and any
+    high trump are the risks; long low suits are safe."""
+    risk = 0.0
+    trump = order.trump
+    for suit in range(4):
+        cards = hand & order.suit_masks[suit]
+        length = cards.bit_count()
+        if not length:
+            continue
+        keys = sorted((order.rank_key(c) for c in cards_of(cards)), reverse=True)
+        for i, key in enumerate(keys):
+            # cards below it in this hand protect it: a king with three small ones can duck
+            covers = length - 1 - i
+            if suit == trump:
+                if key >= 12:
+                    risk += 1.5
+                elif key >= 10:
+                    risk += 0.7
+            if key >= 13:
+                risk += max(0.2, 1.0 - 0.25 * covers)
+            elif key >= 11:
+                risk += max(0.1, 0.6 - 0.2 * covers)
+            elif key >= 9:
+                risk += max(0.0, 0.3 - 0.1 * covers)
+        if suit == trump and length >= 4:
+            risk += 0.5 * (length - 3)
+    return risk

@@ -1,0 +1,18 @@
+"""The ``random`` bot: a uniformly random legal action, from its own seeded stream."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import Action
+from ..observation import Observation
+from .base import Bot, register_bot
+
+
+@register_bot
+class RandomBot(Bot):
+    name = "random"
+    description = "chooses uniformly among the legal actions"
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]

@@ -1,0 +1,159 @@
+"""A seeded table: draw the first dealer, deal each hand, ask each seat's agent for its
+choice, and keep the record.
+
+Agents (bots, or a person at the terminal) are asked only through ``choose(obs, legal)``
+with the observation of the seat that makes the choice: a dummy's cards are chosen by
+its declarer, who is asked with his own observation. Each hand's deal comes from its own
+stream, ``deal_rng(seed, hand)``, so a game is reproducible from its seed, a saved game
+resumed later deals the same cards it would have dealt, and the duplicate mode of
+``simulate`` can replay the same deals with the bots in other seats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from .actions import Action, Deal
+from .errors import RecordError
+from .game import Game, step
+from .observation import Observation
+from .records import Record, record_from_state, replay
+from .state import Phase, State
+
+SESSION_KEY = "session"
+"""The record field (beyond format v1, which readers ignore) that holds the table's seed
+and who sat where, so that ``tricktable play --resume`` can carry on."""
+
+
+class Agent(Protocol):
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action: ...
+
+
+def deal_rng(seed: int | str, hand: int) -> random.Random:
+    """The random stream of one hand's deal (hand 0 also draws the first dealer)."""
+    return random.Random(f"{seed}/deal/{hand}")
+
+
+class Table:
+    """A game in progress: its state, the agent of every real player, and the seed.
+
+    ``agents`` maps each seat in ``game.player_seats`` to whoever chooses for it (and for
+    any dummy it controls). ``names`` are the players' names for the record.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        agents: Mapping[int, Agent],
+        seed: int | str,
+        names: Mapping[int, str] | None = None,
+        state: State | None = None,
+    ) -> None:
+        missing = [s for s in game.player_seats if s not in agents]
+        if missing:
+            raise ValueError(f"no agent for seat(s) {missing}")
+        self.game = game
+        self.agents = dict(agents)
+        self.seed = seed
+        self.names = dict(names) if names else {s: f"P{s}" for s in game.player_seats}
+        self.state = state if state is not None else game.new_game()
+        self.on_action: list[Callable[[Table, Action], None]] = []
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER
+
+    @property
+    def between_hands(self) -> bool:
+        return self.state.phase in (Phase.DEAL, Phase.SCORING)
+
+    def deal(self) -> Deal:
+        """Deal the next hand from the seed."""
+        state = self.state
+        deal = self.game.random_deal(state, deal_rng(self.seed, state.hand_number + 1))
+        step(state, deal)
+        self._notify(deal)
+        return deal
+
+    def chooser(self) -> int:
+        """The seat whose agent makes the next choice (a dummy's declarer for the dummy)."""
+        return self.game.controller(self.state, self.state.to_act)
+
+    def observe(self, seat: int) -> Observation:
+        return self.game.observe(self.state, seat)
+
+    def advance(self) -> Action | None:
+        """Take the next step: a deal between hands, else the next agent's choice. Returns
+        the action taken; None when the game is over."""
+        if self.over:
+            return None
+        if self.between_hands:
+            return self.deal()
+        seat = self.chooser()
+        obs = self.game.observe(self.state, seat)
+        action = self.agents[seat].choose(obs, obs.legal)
+        step(self.state, action)
+        self._notify(action)
+        return action
+
+    def play_hand(self) -> None:
+        """Play until the current hand is scored (dealing it first if need be)."""
+        if self.between_hands and not self.over:
+            self.deal()
+        while not self.over and not self.between_hands:
+            self.advance()
+
+    def run(self, max_hands: int | None = None) -> bool:
+        """Play until the game is over, or ``max_hands`` hands are finished. Returns whether
+        the game ended."""
+        while not self.over:
+            limit_reached = max_hands is not None and self.state.finished_hands >= max_hands
+            if self.between_hands and limit_reached:
+                return False
+            self.advance()
+        return True
+
+    def _notify(self, action: Action) -> None:
+        for listener in self.on_action:
+            listener(self, action)
+
+    # --- records ----------------------------------------------------------------------------
+
+    def record(self, session: Mapping[str, Any] | None = None) -> Record:
+        """Everything played so far, with the seed (and ``session``, e.g. who sat where) in
+        the record's ``session`` field so that the game can be resumed."""
+        record = record_from_state(self.state, self.names)
+        info: dict[str, Any] = {"seed": self.seed}
+        if session:
+            info.update(session)
+        record.extra[SESSION_KEY] = info
+        return record
+
+
+def session_info(record: Record) -> dict[str, Any]:
+    """The ``session`` field of a record saved by a table, or {}."""
+    info = record.extra.get(SESSION_KEY)
+    return dict(info) if isinstance(info, dict) else {}
+
+
+def resume(
+    record: Record,
+    make_agents: Callable[[Game, dict[str, Any]], Mapping[int, Agent]],
+    seed: int | str | None = None,
+) -> Table:
+    """A table that carries on from a record: the record is replayed through the rules
+    (raising RecordError if it is not legal), then play continues with the record's seed
+    unless ``seed`` is given. ``make_agents(game, session)`` seats the agents."""
+    state = replay(record)
+    game = state.game
+    info = session_info(record)
+    if seed is None:
+        seed = info.get("seed")
+        if not isinstance(seed, int | str):
+            raise RecordError("the record has no seed to continue from; give one with --seed")
+    names = {int(k): v for k, v in record.players.items() if k.isdigit()}
+    table = Table(game, make_agents(game, info), seed, names or None, state)
+    return table
+
