@@ -12,6 +12,7 @@ case; jokers ``BJ`` (big, or the only joker) and ``LJ`` (little).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -157,9 +158,15 @@ PAPERLESS_DECK: CardSet = SUITED & ~from_cards(
 )
 
 
+@functools.lru_cache(maxsize=64)
+def _cards_in_order(deck: CardSet) -> tuple[Card, ...]:
+    # a game deals from one or two decks thousands of times: list their cards once
+    return tuple(cards_of(deck))
+
+
 def shuffled(deck: CardSet, rng: random.Random) -> list[Card]:
     """The cards of a deck in a random order drawn from ``rng`` (reproducible by seed)."""
-    cards = list(cards_of(deck))
+    cards = list(_cards_in_order(deck))
     rng.shuffle(cards)
     return cards
 

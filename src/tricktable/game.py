@@ -113,6 +113,12 @@ class Game:
         self._appliers: dict[str, Callable[[State, Action], None]] = {
             v: getattr(self, "apply_" + v) for v in verbs
         }
+        # The checker of each action type each phase accepts: one look-up in ``check``.
+        self._phase_checkers: dict[Phase, dict[type[Action], Callable[[State, Action], None]]]
+        self._phase_checkers = {
+            phase: {t: self._checkers[t.verb] for t in types}
+            for phase, types in self.phase_actions.items()
+        }
 
     def configure(self) -> None:
         """Set seats, entities, deck and card order from the options."""
@@ -206,6 +212,9 @@ class Game:
         sizes, extra = self.deal_sizes(deal.dealer)
         if len(deal.hands) != self.num_seats:
             raise IllegalAction("deal", f"a deal gives cards to {self.num_seats} seats")
+        if self._deal_is_whole_deck(deal, sizes, extra):
+            return
+        # Something is wrong: find the first fault and name it.
         seen = 0
         for seat, (cards, size) in enumerate(zip(deal.hands, sizes, strict=True)):
             if len(cards) != size:
@@ -228,6 +237,23 @@ class Game:
             seen |= 1 << c
         if seen != self.deck:
             raise IllegalAction("deal", f"the deal leaves out {format_set(self.deck & ~seen)}")
+
+    def _deal_is_whole_deck(self, deal: Deal, sizes: list[int], extra: int) -> bool:
+        """The usual case, tested quickly: every pile has its size and the piles hold each
+        card of the deck once. False means check_deal must look card by card."""
+        if len(sizes) != len(deal.hands) or len(deal.extra) != extra:
+            return False
+        for cards, size in zip(deal.hands, sizes, strict=True):
+            if len(cards) != size:
+                return False
+        try:
+            total = sum(1 << c for c in deal.extra)
+            for cards in deal.hands:
+                total += sum(1 << c for c in cards)
+        except (TypeError, ValueError):  # not a card number: the slow path says so
+            return False
+        # n powers of two add up to a number with n bits set only if they are all different
+        return total == self.deck and sum(sizes) + extra == self.deck.bit_count()
 
     def apply_deal(self, state: State, deal: Deal) -> None:
         """Start a hand: hold the dealt cards and reset everything kept per hand."""
@@ -269,10 +295,11 @@ class Game:
         if phase is Phase.PLAY:
             plays = PLAYS_BY_SEAT[state.to_act]
             out: list[Action] = []
+            append = out.append
             mask = self.legal_plays(state)
             while mask:
                 low = mask & -mask
-                out.append(plays[low.bit_length() - 1])
+                append(plays[low.bit_length() - 1])
                 mask ^= low
             return out + self.extra_play_actions(state) if self.has_extra_play_actions else out
         if phase in _BETWEEN_HANDS or phase is Phase.GAME_OVER:
@@ -305,14 +332,15 @@ class Game:
             )
         if action.seat != state.to_act:
             self.check_turn(state, action)
-        allowed = self.phase_actions.get(phase, ())
-        if type(action) not in allowed:
+        checkers = self._phase_checkers.get(phase)
+        checker = checkers.get(type(action)) if checkers else None
+        if checker is None:
             raise IllegalAction(
                 f"{phase.value} phase",
                 f"'{action.verb}' is not an action of the {phase.value} phase",
                 self.describe_allowed(state),
             )
-        self._checkers[action.verb](state, action)
+        checker(state, action)
 
     def check_turn(self, state: State, action: Action) -> None:
         """Called when an action is not for the seat to act; games with calls out of turn
@@ -389,24 +417,27 @@ class Game:
 
     def play_card(self, state: State, seat: int, c: Card, ace_low: bool = False) -> None:
         """Move a (legal) card from a hand to the trick; resolve the trick when full."""
-        state.hands[seat] &= ~(1 << c)
+        card_bit = 1 << c
+        state.hands[seat] &= ~card_bit
         state.hand_size[seat] -= 1
-        state.played |= 1 << c
+        state.played |= card_bit
         order = state.order
         suit = order.suit_of[c]
-        if state.trick_cards:
-            if suit != state.led_suit and suit == order.trump and state.led_suit >= 0:
-                state.trump_broken = True
-            if state.led_suit < 0:
+        trick_cards = state.trick_cards
+        if trick_cards:
+            led_suit = state.led_suit
+            if led_suit < 0:
                 state.led_suit = suit  # the first card with a suit after a suitless lead
+            elif suit != led_suit and suit == order.trump:
+                state.trump_broken = True
         else:
             state.leader = seat
             state.led_suit = suit
         if ace_low:
-            state.low_aces |= 1 << len(state.trick_cards)
+            state.low_aces |= 1 << len(trick_cards)
         state.trick_seats.append(seat)
-        state.trick_cards.append(c)
-        if len(state.trick_cards) < self.trick_size(state):
+        trick_cards.append(c)
+        if len(trick_cards) < self.trick_size(state):
             state.to_act = state.next_seat[seat]
             return
         self.finish_trick(state)
@@ -416,20 +447,18 @@ class Game:
 
     def finish_trick(self, state: State) -> None:
         cards = state.trick_cards
-        i = state.order.winner(cards, state.led_suit, state.low_aces)
-        winner = state.trick_seats[i]
-        state.tricks.append(
-            Trick(
-                state.trick_seats[0], tuple(state.trick_seats), tuple(cards), winner,
-                state.led_suit, state.low_aces,
-            )
-        )
+        seats = state.trick_seats
+        led_suit = state.led_suit
+        low_aces = state.low_aces
+        winner = seats[state.order.winner(cards, led_suit, low_aces)]
+        tricks = state.tricks
+        tricks.append(Trick(seats[0], tuple(seats), tuple(cards), winner, led_suit, low_aces))
         state.won[winner] += 1
         state.trick_seats = []
         state.trick_cards = []
         state.low_aces = 0
         state.led_suit = -1
-        if len(state.tricks) == state.tricks_per_hand:
+        if len(tricks) == state.tricks_per_hand:
             self.finish_hand(state)
         else:
             state.to_act = self.next_leader(state, winner)

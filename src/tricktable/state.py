@@ -41,6 +41,11 @@ class Phase(enum.Enum):
     """The hand is over and scored; the next hand's deal starts the next hand."""
     GAME_OVER = "game over"
 
+    # Members are singletons, so hashing by identity is right, and it is done in C:
+    # Enum's own __hash__ (a Python method hashing the name) showed up when profiling
+    # ``check``, which looks the phase up on every action.
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Trick:
