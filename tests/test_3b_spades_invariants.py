@@ -5,10 +5,10 @@ hidden cards (the extra card, the cards thrown back), totals, and replay from a 
 
 import random
 
-from harness import SEEDS, check_random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness import SEEDS, check_random_game
 from tricktable import make_game
 
 OPTION_SETS = [
