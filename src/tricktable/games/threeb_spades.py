@@ -534,7 +534,7 @@ class ThreeBSpades(Game):
         if state.tricks:
             first = state.tricks[0]
             return first.leader if first.led_suit == SPADES else None
-        if state.trick_cards and not state.tricks:
+        if state.trick_cards:  # the opening lead is on the table
             return state.trick_seats[0] if state.led_suit == SPADES else None
         return None
 
