@@ -36,6 +36,10 @@ from .state import HandLog, HandResult, Phase, State, Trick
 _REGISTRY: dict[str, type[Game]] = {}
 
 _BETWEEN_HANDS = (Phase.DEAL, Phase.SCORING)
+# Phases the per-action paths test, as module constants: reading a member off an Enum
+# class goes through EnumType's slow attribute look-up (~150 ns in Python 3.11).
+_PLAY = Phase.PLAY
+_GAME_OVER = Phase.GAME_OVER
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -292,7 +296,7 @@ class Game:
     def legal_actions(self, state: State) -> list[Action]:
         """Every action the seat to act may take now (empty between hands and at the end)."""
         phase = state.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             plays = PLAYS_BY_SEAT[state.to_act]
             out: list[Action] = []
             append = out.append
@@ -302,7 +306,7 @@ class Game:
                 append(plays[low.bit_length() - 1])
                 mask ^= low
             return out + self.extra_play_actions(state) if self.has_extra_play_actions else out
-        if phase in _BETWEEN_HANDS or phase is Phase.GAME_OVER:
+        if phase in _BETWEEN_HANDS or phase is _GAME_OVER:
             return []
         return self.phase_legal_actions(state)
 
@@ -321,7 +325,7 @@ class Game:
         """Raise IllegalAction, naming the rule and what is allowed, unless ``action`` is
         legal now. Never changes the state."""
         phase = state.phase
-        if phase is Phase.GAME_OVER:
+        if phase is _GAME_OVER:
             raise IllegalAction("game over", "the game is over; no more actions are taken")
         if type(action) is Deal:
             self.check_deal(state, action)
