@@ -1,7 +1,9 @@
 """The games. Importing this package registers every game by name."""
 
-from . import spades  # noqa: F401
-from . import paperless_spades  # noqa: F401
-from . import dummy_hand_spades  # noqa: F401
-from . import threeb_spades  # noqa: F401
-from . import dummy_whist  # noqa: F401
+from . import (  # noqa: F401  (imported to register them)
+    dummy_hand_spades,
+    dummy_whist,
+    paperless_spades,
+    spades,
+    threeb_spades,
+)
