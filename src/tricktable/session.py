@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from .actions import Action, Deal
@@ -28,7 +29,14 @@ and who sat where, so that ``tricktable play --resume`` can carry on."""
 
 
 class Agent(Protocol):
-    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action: ...
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """One of ``legal``: the seat's choice when it is its turn."""
+        ...
+
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        """One of ``legal``, or None to let the chance pass: things the seat may do out of
+        turn (3B's change of bid while the next player has not bid, a whist renege call)."""
+        ...
 
 
 def deal_rng(seed: int | str, hand: int) -> random.Random:
@@ -60,6 +68,9 @@ class Table:
         self.names = dict(names) if names else {s: f"P{s}" for s in game.player_seats}
         self.state = state if state is not None else game.new_game()
         self.on_action: list[Callable[[Table, Action], None]] = []
+        # Out-of-turn chances already turned down, by chooser and what was offered: the
+        # same chance is not offered again at every step of the hand.
+        self._declined: set[tuple[int, tuple[Action, ...]]] = set()
 
     @property
     def over(self) -> bool:
@@ -74,6 +85,7 @@ class Table:
         state = self.state
         deal = self.game.random_deal(state, deal_rng(self.seed, state.hand_number + 1))
         step(state, deal)
+        self._declined.clear()
         self._notify(deal)
         return deal
 
@@ -91,9 +103,35 @@ class Table:
             return None
         if self.between_hands:
             return self.deal()
-        seat = self.chooser()
-        obs = self.game.observe(self.state, seat)
-        action = self.agents[seat].choose(obs, obs.legal)
+        game, state = self.game, self.state
+        chooser = self.chooser()
+        legal = game.legal_actions(state)
+        # Actions of seats other than the one to act (calls out of turn) are offered to
+        # their players first; each may take one or let it pass.
+        mine: list[Action] = []
+        others: dict[int, list[Action]] = {}
+        for a in legal:
+            seat = game.controller(state, a.seat)
+            if seat == chooser:
+                mine.append(a)
+            elif seat in self.agents:
+                others.setdefault(seat, []).append(a)
+        for seat, offered in others.items():
+            key = (seat, tuple(offered))
+            if key in self._declined:
+                continue
+            obs = replace(game.observe(state, seat), legal=key[1])
+            taken = self.agents[seat].offer(obs, offered)
+            if taken is None:
+                self._declined.add(key)
+                continue
+            return self._take(taken)
+        obs = game.observe(state, chooser)
+        if len(mine) != len(obs.legal):
+            obs = replace(obs, legal=tuple(mine))
+        return self._take(self.agents[chooser].choose(obs, mine))
+
+    def _take(self, action: Action) -> Action:
         step(self.state, action)
         self._notify(action)
         return action

@@ -35,6 +35,11 @@ class Bot:
         """One of ``legal`` (never empty) for the seat to act, which this bot controls."""
         raise NotImplementedError
 
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        """One of ``legal`` to act out of turn (a change of bid, a renege call), or None to
+        let the chance pass. Default: let it pass."""
+        return None
+
 
 BotFactory = Callable[[Game, int, "int | str"], Bot]
 

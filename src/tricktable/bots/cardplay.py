@@ -157,6 +157,7 @@ class _Option:
     rank: int  # rank key in this hand's order, for shedding and saving
     trump: bool
     suit: int
+    above: int  # unseen cards of its suit that beat it (every one, for an ace called low)
 
 
 def play_options(view: CardView, plays: Sequence[Action]) -> list[_Option]:
@@ -178,9 +179,12 @@ def play_options(view: CardView, plays: Sequence[Action]) -> list[_Option]:
         lead = led if obs.trick else suit
         power = order.power(c, lead, a.ace_low) if lead >= 0 else 0
         rank = order.rank_key(c)
+        above = view.higher_unseen(c)
         if a.ace_low:
             rank = 1
-        out.append(_Option(a, c, power, rank, suit == order.trump and suit != NO_SUIT, suit))
+            above = (view.unseen & order.suit_masks[suit]).bit_count()
+        trump = suit == order.trump and suit != NO_SUIT
+        out.append(_Option(a, c, power, rank, trump, suit, above))
     return out
 
 
@@ -224,6 +228,37 @@ def choose_play(view: CardView, goals: Goals, plays: Sequence[Action]) -> Action
 def _suit_length(view: CardView, actor: int, suit: int) -> int:
     hand = view.obs.visible[actor] or view.obs.hand
     return (hand & view.order.suit_masks[suit]).bit_count() if suit >= 0 else 0
+
+
+def win_chance(view: CardView, goals: Goals, o: _Option, after: Sequence[int]) -> float:
+    """A rough chance that ``o`` holds the trick against the opponents still to play: each
+    unseen card that beats it is equally likely to be in any hidden holding."""
+    obs, order = view.obs, view.order
+    led = obs.led_suit if obs.trick else o.suit
+    if led < 0:
+        return 0.0
+    hidden = [s for s in range(len(obs.hand_sizes)) if not view.known[s] and s != obs.seat]
+    chance = 1.0
+    trump_mask = order.suit_masks[order.trump] if order.trump >= 0 else 0
+    for s in after:
+        if s in goals.team:
+            continue
+        if view.known[s]:
+            if view.threat(s, led) > o.power:
+                return 0.0
+            continue
+        share = 1.0 / max(1, len(hidden))
+        if not view.void[s] >> led & 1:
+            above = o.above if order.suit_of[o.card] == led else 0
+            chance *= (1.0 - share) ** above
+        if led != order.trump and trump_mask and (view.void[s] >> led & 1 or o.trump):
+            # a seat void in the suit may trump it (or over-trump a ruff)
+            higher_trumps = sum(
+                1 for c in cards_of(view.unseen & trump_mask) if order.powers[led][c] > o.power
+            )
+            ruff_risk = 1.0 if view.void[s] >> led & 1 else 0.3
+            chance *= 1.0 - ruff_risk * (1.0 - (1.0 - share) ** higher_trumps)
+    return chance
 
 
 def _opp_threat(view: CardView, goals: Goals, after: Sequence[int], led: int) -> int:
@@ -274,10 +309,12 @@ def _follow(view: CardView, goals: Goals, actor: int, options: list[_Option]) ->
             return _shed(options, view, actor, high=False)
         if sure:
             return min(sure, key=lambda o: o.power)
-        if not team_winning and beats:
-            # No sure winner: try the cheapest card that beats what is there only when it
-            # is the best of its suit still out (ruffing in, or the top card).
-            likely = [o for o in beats if o.trump or view.higher_unseen(o.card) == 0]
+        if not team_winning and beats and goals.want > 0:
+            # No sure winner: the cheapest card that wins more often than not, or, when
+            # every remaining trick is needed, one with a fair chance.
+            left = view.obs.hand_sizes[actor]
+            needed = 0.5 if goals.want < left else 0.25
+            likely = [o for o in beats if win_chance(view, goals, o, after) >= needed]
             if likely:
                 return min(likely, key=lambda o: o.power)
         return _shed(options, view, actor, high=False)
@@ -304,7 +341,7 @@ def _lead(view: CardView, goals: Goals, actor: int, options: list[_Option]) -> _
     if mate_nil:
         if sure_leads:
             return max(sure_leads, key=lambda o: o.power)
-        return min(options, key=lambda o: (view.higher_unseen(o.card), o.trump, -o.rank))
+        return min(options, key=lambda o: (o.above, o.trump, -o.rank))
     hunted = [s for s in goals.hunt]
     if hunted and goals.want <= 1:
         target = hunted[0]
@@ -325,7 +362,7 @@ def _lead(view: CardView, goals: Goals, actor: int, options: list[_Option]) -> _
         singletons = [
             o for o in options
             if not o.trump and o.suit >= 0 and _suit_length(view, actor, o.suit) == 1
-            and view.higher_unseen(o.card) > 0
+            and o.above > 0
         ]
         if singletons:
             return min(singletons, key=lambda o: o.rank)
@@ -337,9 +374,8 @@ def _lead(view: CardView, goals: Goals, actor: int, options: list[_Option]) -> _
 def _lowest_lead(view: CardView, options: list[_Option]) -> _Option:
     """The lead least likely to win: many unseen cards above it, few below, no trump."""
     def danger(o: _Option) -> tuple[int, int, int, int]:
-        above = view.higher_unseen(o.card)
         if o.suit < 0:
             return (0, 0, 0, 0)  # a suitless joker cannot win
-        return (int(o.trump), int(above == 0), -above, o.rank)
+        return (int(o.trump), int(o.above == 0), -o.above, o.rank)
 
     return min(options, key=danger)

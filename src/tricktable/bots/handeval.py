@@ -99,9 +99,10 @@ def low_card_count(hand: CardSet, order: CardOrder) -> int:
     return n
 
 
-def nil_risk(hand: CardSet, order: CardOrder) -> float:
+def nil_risk(hand: CardSet, order: CardOrder, aces_low: bool = False) -> float:
     """How dangerous a hand is to bid nil (0 is ideal). High cards in short suits and any
-    high trump are the risks; long low suits are safe."""
+    high trump are the risks; long low suits are safe. With ``aces_low`` (3B's ace calls)
+    an ace is no risk: it can always be called below the two."""
     risk = 0.0
     trump = order.trump
     for suit in range(4):
@@ -111,6 +112,8 @@ def nil_risk(hand: CardSet, order: CardOrder) -> float:
             continue
         keys = sorted((order.rank_key(c) for c in cards_of(cards)), reverse=True)
         for i, key in enumerate(keys):
+            if aces_low and key == 14:
+                continue
             # cards below it in this hand protect it: a king with three small ones can duck
             covers = length - 1 - i
             if suit == trump:

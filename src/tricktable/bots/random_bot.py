@@ -16,3 +16,8 @@ class RandomBot(Bot):
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]
+
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        # letting the chance pass is one more choice, as likely as each action
+        i = self.rng.randrange(len(legal) + 1)
+        return legal[i] if i < len(legal) else None

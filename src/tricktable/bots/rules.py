@@ -61,6 +61,10 @@ class Strategy:
         view = CardView(obs, self.order(obs), self.game.deck, self.cycle(obs))
         return choose_play(view, self.goals(obs, view, actor), plays)
 
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        """Out-of-turn chances (changes of bid, renege calls). Default: let them pass."""
+        return None
+
     # --- entry point ------------------------------------------------------------------------
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
@@ -102,4 +106,9 @@ class RulesBot(Bot):
         action = self.strategy.choose(obs, legal)
         # A strategy builds its choice from ``legal``; keep to that contract.
         assert action in legal, f"rules bot chose {action}, which is not legal"
+        return action
+
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        action = self.strategy.offer(obs, legal)
+        assert action is None or action in legal, f"rules bot chose {action}, not offered"
         return action
