@@ -1,11 +1,12 @@
 """Rules-bot strategy for 3B / RTR Spades (3, 4 or 5 players, each alone).
 
-Bids: the trick estimate, calibrated to the tricks such hands take in play. Zero: on a hand whose nil risk the current
-zero value pays for; the bot keeps its bid once made (it never rebids). Exchanges: a zero
-throws back its most dangerous card; the highest bidder throws back the card whose loss
-costs its hand least, making a void where it can. Ace calls: an ace is called low exactly
-when the card play wants to stay under the trick (a zero, or a made bid), else high.
-Play: for its own bid exactly, ducking once made; every other zero is hunted.
+Bids: the trick estimate, calibrated to the tricks such hands take in play. Zero: on a
+hand whose nil risk the current zero value pays for. The bot keeps a bid once made (it
+lets every chance to change it pass). Exchanges: a zero throws back its most dangerous
+card; the highest bidder throws back the card whose loss costs its hand least. Ace calls:
+an ace is called low exactly when the card play wants to stay under the trick (a zero,
+or a made bid), else high. Play: for its own bid exactly, ducking once made; every other
+zero is hunted.
 """
 
 from __future__ import annotations
