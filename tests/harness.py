@@ -122,7 +122,8 @@ def check_observations(game: Game, state: State, rng: random.Random, deep: bool)
     deep_seat = rng.randrange(game.num_seats)
     for seat in range(game.num_seats):
         obs = game.observe(state, seat)
-        assert obs.hand == state.hands[seat]
+        assert obs.hand == obs.visible[seat]
+        assert obs.hand in (state.hands[seat], 0), "a seat sees its whole hand or (not yet) none"
         for s, cards in enumerate(obs.visible):
             assert cards & ~state.hands[s] == 0, f"seat {seat} sees cards seat {s} does not hold"
         if obs.legal:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tricktable import IllegalAction, Phase, make_game, step
-from tricktable.actions import Bid, Give, Play, parse_action
+from tricktable.actions import Bid, Give, Pass, Play, parse_action
 from tricktable.cards import parse_card
 from tricktable.games.spades import SpadesState
 from tricktable.records import HandRecord, Record, replay, summary
@@ -210,17 +210,36 @@ def test_dealer_rotates_clockwise() -> None:
 
 def test_blind_nil_needs_option_and_a_trailing_team_then_partners_exchange_two() -> None:
     game = make_game("spades", {"blind_nil": True})
-    state = game.new_game()
     rng = random.Random(2)
+    # nobody trails: no blind decision, bidding starts at once and blind bids are refused
+    state = game.new_game()
     step(state, game.random_deal(state, rng))
-    seat = state.to_act
+    assert state.phase is Phase.BIDDING
     with pytest.raises(IllegalAction) as err:
-        step(state, Bid(seat, 0, blind=True))
+        step(state, Bid(state.to_act, 0, blind=True))
     assert "trails by 100" in err.value.detail
-    state.totals[seat % 2] -= 100
+    # team 1 trails by 100: its seats decide first, before looking at their cards
+    state = game.new_game()
+    state.totals = [100, 0]
+    step(state, game.random_deal(state, rng))
+    assert state.phase is Phase.REVEAL
+    seat = state.to_act
+    assert seat % 2 == 1
+    obs = game.observe(state, seat)
+    assert obs.hand == 0 and obs.visible[seat] == 0  # cards still face down
+    assert game.observe(state, (seat + 1) % 4).hand == state.hands[(seat + 1) % 4]
+    assert set(map(str, game.legal_actions(state))) == {f"{seat}: bid 0 blind", f"{seat}: pass"}
     step(state, Bid(seat, 0, blind=True))
-    for _ in range(3):
+    assert game.observe(state, seat).hand == state.hands[seat]
+    # the partner may no longer bid blind nil, so bidding starts, skipping the blind bidder
+    assert state.phase is Phase.BIDDING
+    bidders = []
+    while state.phase is Phase.BIDDING:
+        bidders.append(state.to_act)
+        with pytest.raises(IllegalAction):
+            step(state, Bid(state.to_act, 0, blind=True))  # only before looking
         step(state, Bid(state.to_act, 3))
+    assert sorted(bidders) == sorted(s for s in range(4) if s != seat)
     assert state.phase is Phase.EXCHANGE
     partner = (seat + 2) % 4
     assert state.to_act == partner
@@ -234,9 +253,22 @@ def test_blind_nil_needs_option_and_a_trailing_team_then_partners_exchange_two()
     step(state, game.legal_actions(state)[0])
     assert state.phase is Phase.PLAY
     assert all(h.bit_count() == 13 for h in state.hands)
+    # declining ("pass") shows the cards and leaves the normal bidding
+    state = game.new_game()
+    state.totals = [100, 0]
+    step(state, game.random_deal(state, rng))
+    first = state.to_act
+    step(state, Pass(first))
+    assert game.observe(state, first).hand == state.hands[first]
+    assert state.phase is Phase.REVEAL and state.to_act == (first + 2) % 4
+    step(state, Pass(state.to_act))
+    assert state.phase is Phase.BIDDING and state.to_act == (state.dealer + 1) % 4
+    # with the option off there is never a blind decision
     off = make_game("spades")
     state = off.new_game()
+    state.totals = [500, 0]
     step(state, off.random_deal(state, rng))
+    assert state.phase is Phase.BIDDING
     with pytest.raises(IllegalAction) as err:
         step(state, Bid(state.to_act, 0, blind=True))
     assert err.value.rule == "blind nil"

@@ -536,6 +536,7 @@ class Game:
         controls = self.controlled_by(state, seat)
         acting = state.to_act if state.to_act in controls else -1
         legal = tuple(self.legal_actions(state)) if acting >= 0 else ()
+        visible = self.visible_holdings(state, seat)
         return Observation(
             game=self.name,
             seat=seat,
@@ -544,8 +545,8 @@ class Game:
             dealer=state.dealer,
             to_act=state.to_act,
             controls=controls,
-            hand=state.hands[seat],
-            visible=tuple(self.visible_holdings(state, seat)),
+            hand=visible[seat],  # a seat may not have looked at its cards yet (blind nil)
+            visible=tuple(visible),
             hand_sizes=tuple(state.hand_size),
             trick=tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
             led_suit=state.led_suit,

@@ -2,7 +2,8 @@
 
 Bids: the hand's trick estimate, rounded, never taking the team past 13; nil on a hand
 with no real risk when partner has not bid nil (and, bidding second, has bid enough to
-cover it); blind nil only when the team trails by 200 or more, decided before looking.
+cover it); blind nil only when the team trails by 200 or more, decided before looking
+(the REVEAL step).
 Play: the team wants its contract; once made it ducks to avoid bags unless the
 opponents can still be set, covers partner's nil and hunts the opponents'.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..actions import Action, Bid, Give
+from ..actions import Action, Bid, Give, Pass
 from ..cards import Card, cards_of
 from ..observation import Observation
 from .cardplay import CardView, Goals
@@ -53,19 +54,24 @@ class SpadesStrategy(Strategy):
     def decide(self, obs: Observation, legal: Sequence[Action]) -> Action:
         if any(isinstance(a, Give) for a in legal):
             return self.give(obs, legal)
+        if any(isinstance(a, Pass) for a in legal):
+            return self.blind_nil_or_look(obs, legal)
         return self.bid(obs, legal)
+
+    def blind_nil_or_look(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """Decided on the score alone, before looking, as a blind bid must be: only when the
+        team trails by 200 or more."""
+        seat = legal[0].seat
+        team, other = str(seat % 2), str(1 - seat % 2)
+        if obs.totals.get(other, 0) - obs.totals.get(team, 0) >= 200:
+            return next(a for a in legal if isinstance(a, Bid) and a.blind)
+        return next(a for a in legal if isinstance(a, Pass))
 
     def bid(self, obs: Observation, legal: Sequence[Action]) -> Action:
         seat = legal[0].seat
         bids: Sequence[int | None] = obs.info.get("bids", (None,) * 4)
         partner = (seat + 2) % 4
         partner_bid = bids[partner]
-        blind = [a for a in legal if isinstance(a, Bid) and a.blind]
-        if blind and partner_bid != 0:
-            team = str(seat % 2)
-            other = str(1 - seat % 2)
-            if obs.totals.get(other, 0) - obs.totals.get(team, 0) >= 200:
-                return blind[0]  # decided on the score alone, as a blind bid must be
         order = self.order(obs)
         estimate = estimate_tricks(obs.hand, order, self.game.deck)
         risk = nil_risk(obs.hand, order)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Bid, Give, Play
+from ..actions import Action, Bid, Give, Pass, Play
 from ..cards import STANDARD_DECK, SUIT_MASKS, Card, CardSet, card_str, cards_of, format_set
 from ..errors import IllegalAction
 from ..game import Game, register
@@ -45,7 +45,7 @@ class SpadesOptions(Options):
 
 
 class SpadesState(State):
-    __slots__ = ("bags", "bids", "blind_nil_seat", "gives")
+    __slots__ = ("bags", "bids", "blind_nil_seat", "gives", "undecided")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -53,6 +53,8 @@ class SpadesState(State):
         self.bags: list[int] = [0, 0]
         self.blind_nil_seat = -1
         self.gives: list[tuple[Card, ...]] = []
+        self.undecided: tuple[int, ...] = ()
+        """Seats that may still bid blind nil and have not looked at their cards."""
 
 
 @register
@@ -64,7 +66,12 @@ class Spades(Game):
     options_type = SpadesOptions
     state_type = SpadesState
     partnership = True
-    phase_actions = {Phase.BIDDING: (Bid,), Phase.EXCHANGE: (Give,), Phase.PLAY: (Play,)}
+    phase_actions = {
+        Phase.REVEAL: (Bid, Pass),
+        Phase.BIDDING: (Bid,),
+        Phase.EXCHANGE: (Give,),
+        Phase.PLAY: (Play,),
+    }
 
     options: SpadesOptions
 
@@ -82,12 +89,23 @@ class Spades(Game):
         state.bids = [None] * 4
         state.blind_nil_seat = -1
         state.gives = []
-        state.phase = Phase.BIDDING
-        state.to_act = (state.dealer + 1) % 4
+        first = (state.dealer + 1) % 4
+        # Blind nil is bid before looking: every seat that may bid it decides first, in
+        # bidding order, with its cards face down ("bid 0 blind", or "pass" to look).
+        order = [(first + i) % 4 for i in range(4)]
+        state.undecided = tuple(s for s in order if self.may_bid_blind_nil(state, s))
+        if state.undecided:
+            state.phase = Phase.REVEAL
+            state.to_act = state.undecided[0]
+        else:
+            state.phase = Phase.BIDDING
+            state.to_act = first
 
     # --- bidding ---------------------------------------------------------------------------
 
     def may_bid_blind_nil(self, state: SpadesState, seat: int) -> bool:
+        """Blind nil is allowed when the option is on, the team trails by 100 or more and
+        the partner has not bid blind nil."""
         if not self.options.blind_nil:
             return False
         team = seat % 2
@@ -96,14 +114,38 @@ class Spades(Game):
             return False
         return state.totals[1 - team] - state.totals[team] >= 100
 
+    def check_pass(self, state: State, action: Action) -> None:
+        """In REVEAL, "pass" declines blind nil: the seat looks at its cards."""
+
+    def apply_pass(self, state: State, action: Action) -> None:
+        assert isinstance(state, SpadesState)
+        self.next_blind_decision(state, action.seat)
+
+    def next_blind_decision(self, state: SpadesState, seat: int) -> None:
+        state.undecided = tuple(s for s in state.undecided if s != seat)
+        remaining = [s for s in state.undecided if self.may_bid_blind_nil(state, s)]
+        state.undecided = tuple(remaining)
+        if remaining:
+            state.to_act = remaining[0]
+            return
+        state.phase = Phase.BIDDING
+        state.to_act = self.next_bidder(state, state.dealer)
+
+    def next_bidder(self, state: SpadesState, seat: int) -> int:
+        """The next seat clockwise after ``seat`` that has not bid (a blind nil has)."""
+        for i in range(1, 5):
+            nxt = (seat + i) % 4
+            if state.bids[nxt] is None:
+                return nxt
+        return -1
+
     def phase_legal_actions(self, state: State) -> list[Action]:
         assert isinstance(state, SpadesState)
         seat = state.to_act
+        if state.phase is Phase.REVEAL:
+            return [Bid(seat, 0, blind=True), Pass(seat)]
         if state.phase is Phase.BIDDING:
-            bids: list[Action] = list(_BIDS[seat])
-            if self.may_bid_blind_nil(state, seat):
-                bids.append(Bid(seat, 0, blind=True))
-            return bids
+            return list(_BIDS[seat])
         # EXCHANGE after a blind nil: two cards to partner
         hand = state.hands[seat]
         cards = list(cards_of(hand))
@@ -128,13 +170,20 @@ class Spades(Game):
                     "blind nil is allowed only when your team trails by 100 or more",
                     "bid 0..13",
                 )
+            if state.phase is not Phase.REVEAL:
+                raise IllegalAction(
+                    "blind nil",
+                    "blind nil is bid before looking at the cards, at the start of the hand",
+                    "bid 0..13",
+                )
 
     def apply_bid(self, state: State, action: Action) -> None:
         assert isinstance(state, SpadesState) and isinstance(action, Bid)
         state.bids[action.seat] = action
         if action.blind:
             state.blind_nil_seat = action.seat
-        nxt = (action.seat + 1) % 4
+            self.next_blind_decision(state, action.seat)
+            return
         if all(b is not None for b in state.bids):
             if state.blind_nil_seat >= 0:
                 # the partner passes two cards first, then the blind nil bidder passes back
@@ -143,7 +192,7 @@ class Spades(Game):
             else:
                 self.start_play(state)
         else:
-            state.to_act = nxt
+            state.to_act = self.next_bidder(state, action.seat)
 
     def start_play(self, state: State) -> None:
         state.phase = Phase.PLAY
@@ -220,6 +269,13 @@ class Spades(Game):
 
     # --- what seats see --------------------------------------------------------------------
 
+    def visible_holdings(self, state: State, viewer: int) -> list[CardSet]:
+        assert isinstance(state, SpadesState)
+        out = [0] * 4
+        if viewer not in state.undecided:  # a seat deciding on blind nil has not looked
+            out[viewer] = state.hands[viewer]
+        return out
+
     def redact(self, state: State, action: Action, viewer: int) -> str:
         if isinstance(action, Give) and viewer not in (action.seat, (action.seat + 2) % 4):
             return f"{action.seat}: give ? ?"
@@ -234,6 +290,6 @@ class Spades(Game):
             "spades_broken": state.trump_broken,
             "target": self.options.target,
         }
-        if state.phase is Phase.BIDDING and state.to_act == viewer:
-            info["may_bid_blind_nil"] = self.may_bid_blind_nil(state, viewer)
+        if state.phase is Phase.REVEAL and state.to_act == viewer:
+            info["may_bid_blind_nil"] = True
         return info
