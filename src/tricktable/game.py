@@ -94,6 +94,10 @@ class Game:
     partnership: ClassVar[bool] = False
     """True when scores are kept per team (seats 0+2 and 1+3)."""
 
+    replay_notes: ClassVar[tuple[str, ...] | None] = None
+    """The per-hand details shown in the replay's text table (None: all of them); the JSON
+    output always has every detail."""
+
     # Which action types each phase accepts (besides Deal between hands).
     phase_actions: ClassVar[Mapping[Phase, tuple[type[Action], ...]]] = {}
 

@@ -121,6 +121,7 @@ class DummyHandSpades(Game):
     name = "dummy-hand-spades"
     title = 'Three-Player "Dummy Hand" Spades'
     options_type = DummyHandSpadesOptions
+    replay_notes = ("declarer", "bids", "bags")
     state_type = DummyHandSpadesState
     phase_actions = {
         Phase.REVEAL: (Peek, Flip),

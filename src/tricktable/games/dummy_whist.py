@@ -201,6 +201,7 @@ class WhistGame(Game):
     scoring. Subclasses say who sits where."""
 
     options_type = WhistOptions
+    replay_notes = ("declarer", "contract", "trump", "direction", "books", "made")
     state_type = WhistState
     has_extra_play_actions = True  # renege calls, in honour mode
 

@@ -227,6 +227,7 @@ class PaperlessSpades(Game):
     name = "paperless-spades"
     title = "Paperless Spades"
     options_type = PaperlessOptions
+    replay_notes = ("limit", "set")
     state_type = PaperlessState
     partnership = True
     phase_actions = {Phase.EXCHANGE: (Give,), Phase.BIDDING: (Bid,), Phase.PLAY: (Play,)}

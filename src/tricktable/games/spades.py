@@ -64,6 +64,7 @@ class Spades(Game):
     name = "spades"
     title = "Partnership Spades"
     options_type = SpadesOptions
+    replay_notes = ("bags",)
     state_type = SpadesState
     partnership = True
     phase_actions = {

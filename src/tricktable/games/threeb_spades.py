@@ -201,6 +201,7 @@ class ThreeBSpades(Game):
     name = "3b-spades"
     title = "3B / RTR Spades"
     options_type = ThreeBSpadesOptions
+    replay_notes = ("bids", "tricks", "zero_pot_before", "low_ball", "gaccing", "in_tray")
     state_type = ThreeBSpadesState
     phase_actions = {
         Phase.BIDDING: (Bid, Rebid, Exchange),
