@@ -635,13 +635,18 @@ class ThreeBSpades(Game):
 @dataclass(frozen=True)
 class GameResult:
     """What a session remembers of one finished game, players named rather than seated.
-    ``players`` empty means everybody named in the session played it."""
+    ``players`` empty means everybody named in the session played it. ``boneheads`` and
+    ``zero_buddies`` are the marks the players added for the game (ruling 10), one name
+    per mark: a bonehead mark a player claimed for himself, a zero-buddy ("ZB") mark the
+    others gave him."""
 
     winner: str
     tray_person: str | None
     perfect_day: tuple[str, ...] = ()
     played: date | None = None
     players: tuple[str, ...] = ()
+    boneheads: tuple[str, ...] = ()
+    zero_buddies: tuple[str, ...] = ()
 
 
 @dataclass
@@ -652,7 +657,8 @@ class PlayerSession:
     (one per such week). gold_star / red_star: 4 / 5 wins in a row at some point.
     longest_streak / current_streak: wins in a row among the games the player played.
     trays: games as tray person. chits_earned (a perfect day each), chits_used (spent on the
-    next loss after earning), chits_held."""
+    next loss after earning), chits_held. boneheads / zero_buddies: the marks players
+    added."""
 
     stars: int = 0
     week_stars: int = 0
@@ -664,12 +670,19 @@ class PlayerSession:
     chits_earned: int = 0
     chits_used: int = 0
     chits_held: int = 0
+    boneheads: int = 0
+    zero_buddies: int = 0
 
 
 def game_result(
-    state: State, names: Mapping[int, str], played: date | None = None
+    state: State,
+    names: Mapping[int, str],
+    played: date | None = None,
+    boneheads: Sequence[str] = (),
+    zero_buddies: Sequence[str] = (),
 ) -> GameResult:
-    """The session entry of a finished 3B game; ``names`` maps seats to players."""
+    """The session entry of a finished 3B game; ``names`` maps seats to players, and the
+    players add their bonehead and zero-buddy marks (names, one per mark)."""
     if not state.is_over or state.winner is None:
         raise ValueError("only a finished game goes into the session statistics")
     summary = state.game.game_summary(state)
@@ -680,14 +693,17 @@ def game_result(
         perfect_day=tuple(names[s] for s in summary["perfect_day"]),
         played=played,
         players=tuple(names[s] for s in state.game.player_seats),
+        boneheads=tuple(boneheads),
+        zero_buddies=tuple(zero_buddies),
     )
 
 
 def session_stats(results: Sequence[GameResult]) -> dict[str, PlayerSession]:
-    """Stars, streaks and tray chits over a session's games, in the order played."""
+    """Stars, streaks, tray chits and marks over a session's games, in the order played."""
     everyone: list[str] = []
     for g in results:
-        for name in (*g.players, g.winner, *([g.tray_person] if g.tray_person else [])):
+        tray = [g.tray_person] if g.tray_person else []
+        for name in (*g.players, g.winner, *tray, *g.boneheads, *g.zero_buddies):
             if name not in everyone:
                 everyone.append(name)
     stats = {name: PlayerSession() for name in everyone}
@@ -717,6 +733,10 @@ def session_stats(results: Sequence[GameResult]) -> dict[str, PlayerSession]:
         for name in g.perfect_day:  # awarded after the game
             stats[name].chits_earned += 1
             stats[name].chits_held += 1
+        for name in g.boneheads:
+            stats[name].boneheads += 1
+        for name in g.zero_buddies:
+            stats[name].zero_buddies += 1
     for s in stats.values():
         s.gold_star = s.longest_streak >= 4
         s.red_star = s.longest_streak >= 5
