@@ -1,0 +1,176 @@
+"""The terminal program, driven like a person through a whole hand of every game.
+
+Each test spawns ``tricktable play`` in a pseudo-terminal (pexpect), answers each prompt
+with a legal choice read from ``help``, types wrong input and checks it is explained and
+asked again, saves in the middle of the hand, finishes the hand, then resumes the saved
+game in a new process and finishes that hand again. Unit tests cover the reading of
+typed input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tricktable.actions import Bid, Give, Pass, Play, parse_action
+from tricktable.records import load_record, replay
+from tricktable.terminal import interpret
+
+SCRIPT = Path(sys.executable).with_name("tricktable")
+PROMPT = re.compile(r"\)> $|Press Enter for the next hand[^\n]*> $|Left the table|Game over")
+ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50", "TERM": "xterm"}
+
+
+def spawn(args: list[str]) -> pexpect.spawn:
+    if SCRIPT.exists():
+        command, argv = str(SCRIPT), args
+    else:
+        command, argv = sys.executable, ["-m", "tricktable.cli", *args]
+    return pexpect.spawn(command, argv, env=ENV, encoding="utf-8", timeout=30,
+                         dimensions=(50, 200))
+
+
+def first_legal(child: pexpect.spawn) -> str:
+    """Ask for help and pick the first legal choice it lists."""
+    child.sendline("help")
+    child.expect(r"Legal now: ([^\n]*)\r?\n")
+    listed: str = child.match.group(1).strip()
+    child.expect(PROMPT)  # the question is asked again
+    first = listed.split("; ")[0].split(", ")[0]
+    words = first.split()
+    if words[0] == "play" and len(words) > 2 and words[2] != "low":  # "play AS KS 3H"
+        return "play " + words[1]
+    if words[0] == "bid" and ".." in words[1]:  # "bid 0..13"
+        return "bid " + words[1].split("..")[0]
+    return first
+
+
+def play_to_hand_end(
+    child: pexpect.spawn, save_at: int | None = None, save_to: Path | None = None,
+    wrong: bool = False,
+) -> tuple[int, bool]:
+    """Answer prompts until the first hand is over; return how many choices were made and
+    whether the game ended with that hand (a big whist contract can end it)."""
+    choices = 0
+    while True:
+        child.expect(PROMPT)
+        text = child.before + child.after
+        if "Game over" in text:
+            child.expect(pexpect.EOF)
+            return choices, True
+        if "Hand 1 is over" in text:
+            return choices, False
+        assert "Left the table" not in text
+        if "Enter to let it pass" in text.splitlines()[-1]:
+            child.sendline("")  # out-of-turn chances (a change of bid) are let pass
+            continue
+        if wrong and choices == 0:
+            child.sendline("fly me to the moon")
+            child.expect("No: ")
+            child.expect(PROMPT)
+            child.sendline("play ZZ")
+            child.expect("No: ")
+            child.expect(PROMPT)
+        if save_at is not None and choices == save_at:
+            assert save_to is not None
+            child.sendline(f"save {save_to}")
+            child.expect("Saved to")
+            child.expect(PROMPT)
+        child.sendline(first_legal(child))
+        choices += 1
+
+
+GAMES = [
+    ("spades", []),
+    ("dummy-hand-spades", ["--option", "peek=three-peeky"]),
+    ("3b-spades", ["--option", "players=4"]),
+    ("dummy-whist", ["--option", "jokers=true"]),
+    ("double-dummy-whist", []),
+    ("paperless-spades", []),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_whole_hand_with_wrong_input_save_and_resume(
+    game: str, options: list[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "game.json"
+    child = spawn(["play", game, "--seed", "11", *options])
+    made, over = play_to_hand_end(child, save_at=2, save_to=saved, wrong=True)
+    assert made >= 3
+    if not over:
+        child.sendline("quit")
+        child.expect("Left the table")
+        child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+    record = load_record(saved)
+    assert record.game == game
+    state = replay(record)  # the saved game is a legal record
+    assert state.hand_number == 0
+    assert record.extra["session"]["seed"] == 11
+
+    resumed = spawn(["play", "--resume", str(saved)])
+    resumed.expect("Resumed")
+    _, over = play_to_hand_end(resumed)
+    if not over:
+        resumed.sendline("quit")
+    resumed.expect(pexpect.EOF)
+    resumed.close()
+    assert resumed.exitstatus == 0
+
+
+def test_unknown_game_and_bad_option_are_explained() -> None:
+    child = spawn(["play", "chess"])
+    child.expect("unknown game 'chess'")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    child = spawn(["play", "spades", "--option", "target=banana"])
+    child.expect("whole number")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+
+
+# --- reading typed input -------------------------------------------------------------------
+
+
+def test_short_forms_are_read_when_unambiguous() -> None:
+    plays = [parse_action("0: play 4H"), parse_action("0: play AS")]
+    assert interpret("4h", plays).action == plays[0]
+    assert interpret("play AS", plays).action == plays[1]
+    assert interpret("0: play AS", plays).action == plays[1]
+    bids = [Bid(2, n) for n in range(14)]
+    assert interpret("4", bids).action == Bid(2, 4)
+    assert interpret("nil", bids).action == Bid(2, 0)
+    assert interpret("bid 13", bids).action == Bid(2, 13)
+
+
+def test_whist_bids_need_a_mode_and_take_short_words() -> None:
+    legal = [Pass(1)] + [Bid(1, n, mode=m) for n in range(1, 8)
+                         for m in ("uptown", "downtown", "notrump")]
+    reading = interpret("4", legal)
+    assert reading.action is None and "bid 4 uptown" in reading.problem
+    assert interpret("4 nt", legal).action == Bid(1, 4, mode="notrump")
+    assert interpret("bid 2 up", legal).action == Bid(1, 2, mode="uptown")
+    assert interpret("pass", legal).action == Pass(1)
+
+
+def test_cards_of_a_give_may_come_in_any_order() -> None:
+    legal = [Give(0, (1, 2, 3)), Give(0, (1, 2, 4))]
+    got = interpret("give 5S 3S 4S", legal).action
+    assert got == Give(0, (1, 2, 3))
+
+
+def test_wrong_input_says_what_is_wrong() -> None:
+    plays = [Play.of(0, 5)]
+    assert "not a card" in interpret("play QQ", plays).problem
+    illegal = interpret("AS", plays)  # parsed, but not legal: the rules will say why
+    assert illegal.action is None and illegal.candidates
