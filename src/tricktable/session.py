@@ -105,6 +105,10 @@ class Table:
             return self.deal()
         game, state = self.game, self.state
         chooser = self.chooser()
+        if chooser not in self.agents:
+            raise RuntimeError(
+                f"no player chooses for seat {state.to_act} in the {state.phase.value} phase"
+            )
         legal = game.legal_actions(state)
         # Actions of seats other than the one to act (calls out of turn) are offered to
         # their players first; each may take one or let it pass.
