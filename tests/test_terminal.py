@@ -9,6 +9,7 @@ typed input.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -16,10 +17,14 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from rich.console import Console
 
+from tricktable import Phase, make_game
 from tricktable.actions import Bid, Give, Pass, Play, parse_action
+from tricktable.bots import make_bot
+from tricktable.cards import card_str, cards_of
 from tricktable.records import load_record, replay
-from tricktable.terminal import interpret
+from tricktable.terminal import interpret, new_game
 
 SCRIPT = Path(sys.executable).with_name("tricktable")
 PROMPT = re.compile(r"\)> $|Press Enter for the next hand[^\n]*> $|Left the table|Game over")
@@ -174,3 +179,20 @@ def test_wrong_input_says_what_is_wrong() -> None:
     assert "not a card" in interpret("play QQ", plays).problem
     illegal = interpret("AS", plays)  # parsed, but not legal: the rules will say why
     assert illegal.action is None and illegal.candidates
+
+
+def test_explanations_never_show_another_seat_s_cards() -> None:
+    """The engine's error lists what the seat to act may do; out of turn that is somebody
+    else's hand, so the terminal replaces it with the person's own choices."""
+    game = make_game("spades")
+    session = new_game(game, 0, "rules", 4, Console(file=io.StringIO()), input)
+    table = session.table
+    table.agents[0] = make_bot("rules", game, 0, 0)  # a bot moves the person's seat on
+    table.deal()
+    while not (table.state.phase is Phase.PLAY and table.state.to_act != 0):
+        table.advance()
+    theirs = {card_str(c) for c in cards_of(table.state.hands[table.state.to_act])}
+    mine = card_str(next(iter(cards_of(table.state.hands[0]))))
+    why = session.explain(parse_action(f"0: play {mine}"), [])
+    assert "turn" in why
+    assert not any(word.strip(",;.()") in theirs for word in why.split())

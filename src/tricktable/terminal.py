@@ -181,7 +181,7 @@ class TerminalPlayer:
         console: Console,
         read: Callable[[str], str],
         save: Callable[[str | None], Path],
-        explain: Callable[[Action], str],
+        explain: Callable[[Action, Sequence[Action]], str],
     ) -> None:
         self.game = game
         self.seat = seat
@@ -317,7 +317,8 @@ class TerminalPlayer:
             if reading.action is not None:
                 return reading.action
             if reading.candidates:
-                c.print(f"[red]No[/]: {escape(self.explain(reading.candidates[0]))}")
+                why = self.explain(reading.candidates[0], legal)
+                c.print(f"[red]No[/]: {escape(why)}")
             else:
                 c.print(f"[red]No[/]: {escape(reading.problem)}")
             c.print("Type [bold]help[/] for the legal choices.")
@@ -467,13 +468,16 @@ class TerminalGame:
         self.save_path = path
         return path
 
-    def explain(self, action: Action) -> str:
-        """Why the rules refuse an action (checked on the table, which it leaves as it was)."""
+    def explain(self, action: Action, legal: Sequence[Action]) -> str:
+        """Why the rules refuse an action: the rule and its reason from the engine (checked
+        on the table, which it leaves as it was), then what this player may do. The
+        engine's own list of what is allowed is not shown: it is the list of the seat to
+        act, which out of turn is somebody else's, cards and all."""
         try:
             self.table.game.check(self.table.state, action)
         except IllegalAction as e:
-            return str(e)
-        return f"{short(action)} is not yours to choose now"
+            return f"{e.detail} ({e.rule}); allowed: {summarize_actions(legal)}"
+        return f"{short(action)} is not yours to choose now; allowed: {summarize_actions(legal)}"
 
     def play(self) -> None:
         """Play to the end of the game, or until the person quits."""
