@@ -74,6 +74,10 @@ _WORDS = {
     "spades": "S", "spade": "S", "hearts": "H", "heart": "H",
     "diamonds": "D", "diamond": "D", "clubs": "C", "club": "C",
 }
+_VERBS = frozenset((
+    "bid", "rebid", "pass", "play", "exchange", "discard", "give", "trump", "direction", "peek",
+    "flip", "keep", "swap", "renege",
+))
 _PHRASES = {"nil": "bid 0", "zero": "bid 0", "blind nil": "bid 0 blind", "blind": "bid 0 blind"}
 
 
@@ -105,14 +109,21 @@ def interpret(text: str, legal: Sequence[Action]) -> Reading:
     if not words:
         return Reading(None, "type a choice, or 'help'")
     line = " ".join(words).lower()
-    line = _PHRASES.get(line, line)
-    words = [_WORDS.get(w, w) for w in line.split()]
-    line = " ".join(words)
     seats = sorted({a.seat for a in legal})
     verbs = []
     for a in legal:
         if a.verb not in verbs:
             verbs.append(a.verb)
+    if line in _PHRASES and any(isinstance(a, Bid) and a.nils for a in legal):
+        # Dummy Hand Spades: a bid is a team bid, and nil is declared on hands with it
+        return Reading(None, "here a bid is a team bid and nil is declared with it, e.g. "
+                             f"'bid 4 nil={seats[0]}' (nil on your own hand)")
+    line = _PHRASES.get(line, line)
+    words = [_WORDS.get(w, w) for w in line.split()]
+    line = " ".join(words)
+    if words[0] in _VERBS and words[0] not in verbs:
+        return Reading(None, f"'{words[0]}' is not a choice now; the choices are: "
+                             + _brief(legal))
     texts: list[str] = []
     if ":" in line:
         texts.append(line)
