@@ -23,7 +23,7 @@ from rich.markup import escape
 
 from .actions import Action, Bid, Discard, Flip, Give, Peek, parse_action
 from .bots import make_bot
-from .cards import JOKERS, SUIT_SYMBOLS, Card, CardSet, card_str, sorted_for_display
+from .cards import JOKERS, SUIT_SYMBOLS, Card, CardSet, card_str, parse_card, sorted_for_display
 from .errors import IllegalAction, NotationError, TricktableError
 from .game import Game, summarize_actions
 from .observation import Observation
@@ -169,6 +169,11 @@ def interpret(text: str, legal: Sequence[Action]) -> Reading:
     return Reading(None, f"{text.strip()!r} is not a choice here")
 
 
+def _low_aces(history: Sequence[str]) -> set[Card]:
+    """Aces called low in this hand (3B), from the record notation 'play AH low'."""
+    return {parse_card(t.split()[-2]) for t in history if t.endswith(" low") and ": play " in t}
+
+
 def _brief(legal: Sequence[Action]) -> str:
     text = summarize_actions(legal)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -238,9 +243,14 @@ class TerminalPlayer:
             c.print(f"  {escape(who)}: {escape(rest)}")
         self.history_seen = len(obs.history)
         for number, trick in enumerate(obs.tricks[self.tricks_seen :], self.tricks_seen + 1):
-            seated = zip(trick.seats, trick.cards, strict=True)
-            plays = " · ".join(f"{self.seat_label(s)} {card_markup(x)}" for s, x in seated)
-            c.print(f"  Trick {number}: {plays} → [bold]{self.seat_label(trick.winner)}[/] wins")
+            seated = enumerate(zip(trick.seats, trick.cards, strict=True))
+            plays = " · ".join(
+                f"{self.seat_label(s)} {card_markup(x)}{' low' if trick.low_aces >> i & 1 else ''}"
+                for i, (s, x) in seated
+            )
+            winner = self.seat_label(trick.winner)
+            verb = "win" if trick.winner == self.seat else "wins"
+            c.print(f"  Trick {number}: {plays} → [bold]{winner}[/] {verb}")
         self.tricks_seen = len(obs.tricks)
 
     # --- the table ------------------------------------------------------------------------
@@ -274,7 +284,11 @@ class TerminalPlayer:
             )
             c.print(f"[bold]Tricks won[/]: {won}")
             if obs.trick:
-                plays = " · ".join(f"{self.seat_label(s)} {card_markup(x)}" for s, x in obs.trick)
+                low = _low_aces(obs.history)
+                plays = " · ".join(
+                    f"{self.seat_label(s)} {card_markup(x)}" + (" low" if x in low else "")
+                    for s, x in obs.trick
+                )
                 c.print(f"[bold]Trick {len(obs.tricks) + 1}[/]: {plays}")
         c.print(f"[bold]Your hand[/]: {holding_markup(obs.hand)}")
 

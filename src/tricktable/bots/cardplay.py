@@ -154,7 +154,7 @@ class _Option:
     action: Play
     card: Card
     power: int  # against the current trick (or as a lead in its own suit)
-    rank: int  # rank key in this hand's order, for shedding and saving
+    rank: int  # rank key of the card in this hand's order, for shedding and saving
     trump: bool
     suit: int
     above: int  # unseen cards of its suit that beat it (every one, for an ace called low)
@@ -181,7 +181,8 @@ def play_options(view: CardView, plays: Sequence[Action]) -> list[_Option]:
         rank = order.rank_key(c)
         above = view.higher_unseen(c)
         if a.ace_low:
-            rank = 1
+            # Low, it wins nothing, but the card given up is still an ace: it keeps its
+            # rank, so that small cards are thrown before it.
             above = (view.unseen & order.suit_masks[suit]).bit_count()
         trump = suit == order.trump and suit != NO_SUIT
         out.append(_Option(a, c, power, rank, trump, suit, above))
