@@ -201,6 +201,7 @@ def test_explanations_never_show_another_seat_s_cards() -> None:
 def test_a_verb_of_another_moment_and_dummy_hand_nil_are_explained() -> None:
     flips = [parse_action("0: flip 0 1"), parse_action("0: flip 0 2")]
     assert "'play' is not a choice now" in interpret("play AS", flips).problem
+    assert "not a choice here; the choices are: flip" in interpret("fly away", flips).problem
     team_bids = [Bid(0, n, nils) for n in range(14) for nils in ((), (0,), (3,))]
     assert "nil=0" in interpret("nil", team_bids).problem
     assert interpret("4 nil=0", team_bids).action == Bid(0, 4, (0,))

@@ -124,6 +124,9 @@ def interpret(text: str, legal: Sequence[Action]) -> Reading:
     if words[0] in _VERBS and words[0] not in verbs:
         return Reading(None, f"'{words[0]}' is not a choice now; the choices are: "
                              + _brief(legal))
+    if ":" not in line and words[0] not in _VERBS and not _argument_like(words[0]):
+        return Reading(None, f"{text.strip()!r} is not a choice here; the choices are: "
+                             + _brief(legal))
     texts: list[str] = []
     if ":" in line:
         texts.append(line)
@@ -167,6 +170,17 @@ def interpret(text: str, legal: Sequence[Action]) -> Reading:
     if telling:
         return Reading(None, telling[-1])
     return Reading(None, f"{text.strip()!r} is not a choice here")
+
+
+def _argument_like(word: str) -> bool:
+    """Whether a word could start a short form: a card, a number, a suit or a direction."""
+    if word.isdigit() or word.upper() in ("S", "H", "D", "C") or word in ("high", "low"):
+        return True
+    try:
+        parse_card(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _low_aces(history: Sequence[str]) -> set[Card]:
