@@ -547,7 +547,10 @@ class TerminalGame:
         for label, score in result.scores.items():
             c.print(f"  {escape(person.entity_label(label))}: {score:+d} → {result.totals[label]}")
         facts = []
+        shown = table.game.replay_notes  # the details the game names as worth showing
         for key, value in result.details.items():
+            if (shown is not None and key not in shown) or value in (None, [], {}):
+                continue
             if isinstance(value, Mapping):
                 value = " ".join(f"{k}:{v}" for k, v in value.items())
             elif isinstance(value, list | tuple):
