@@ -68,7 +68,16 @@ class CardView:
             self._note_voids(
                 tuple(s for s, _ in obs.trick), tuple(c for _, c in obs.trick), obs.led_suit
             )
-        self.low_called = _low_aces_from_history(obs.history)
+        self._low_called: frozenset[Card] | None = None
+        self._threats: dict[int, int] = {}
+        self._beaters = _beaters(order)
+
+    @property
+    def low_called(self) -> frozenset[Card]:
+        """Aces called low in this hand (read from the history only when asked)."""
+        if self._low_called is None:
+            self._low_called = _low_aces_from_history(self.obs.history)
+        return self._low_called
 
     def _note_voids(self, seats: Sequence[int], cards: Sequence[Card], led: int) -> None:
         if led < 0:
@@ -97,6 +106,13 @@ class CardView:
         """The best power ``seat`` may reasonably play to a trick led in ``led``."""
         if led < 0:
             return 0
+        key = seat * 4 + led
+        found = self._threats.get(key)
+        if found is None:
+            found = self._threats[key] = self._threat(seat, led)
+        return found
+
+    def _threat(self, seat: int, led: int) -> int:
         order = self.order
         cards = self.possible(seat)
         follow = cards & order.suit_masks[led]
@@ -118,22 +134,35 @@ class CardView:
 
     def higher_unseen(self, c: Card) -> int:
         """How many unseen cards of c's suit rank above it."""
-        order = self.order
-        suit = order.suit_of[c]
-        if suit == NO_SUIT:
-            return 0
-        key = order.rank_key(c)
-        same = self.unseen & order.suit_masks[suit]
-        return sum(1 for x in cards_of(same) if order.rank_key(x) > key)
+        return (self.unseen & self._beaters[c]).bit_count()
 
     def lower_unseen(self, c: Card) -> int:
-        order = self.order
-        suit = order.suit_of[c]
+        """How many unseen cards of c's suit rank below it."""
+        suit = self.order.suit_of[c]
         if suit == NO_SUIT:
             return 0
-        key = order.rank_key(c)
-        same = self.unseen & order.suit_masks[suit]
-        return sum(1 for x in cards_of(same) if order.rank_key(x) < key)
+        below = self.order.suit_masks[suit] & ~self._beaters[c] & ~(1 << c)
+        return (self.unseen & below).bit_count()
+
+
+_BEATERS: dict[CardOrder, tuple[CardSet, ...]] = {}
+
+
+def _beaters(order: CardOrder) -> tuple[CardSet, ...]:
+    """Per card, the cards of its suit (as the order counts suits) that rank above it."""
+    table = _BEATERS.get(order)
+    if table is None:
+        out = []
+        for c in range(54):
+            suit = order.suit_of[c]
+            if suit == NO_SUIT:
+                out.append(0)
+                continue
+            key = order.rank_key(c)
+            out.append(sum(1 << x for x in cards_of(order.suit_masks[suit])
+                           if order.rank_key(x) > key))
+        table = _BEATERS[order] = tuple(out)
+    return table
 
 
 def _low_aces_from_history(history: Sequence[str]) -> frozenset[Card]:
