@@ -105,11 +105,37 @@ def check_illegal_refused(game: Game, state: State, rng: random.Random) -> None:
             step(state, bad)
         except IllegalAction as e:
             assert e.rule and str(e), "an illegal action must name the rule"
+            check_error_hides_cards(game, state, bad, e)
         else:
             # a seat out of turn may be legal in a game with calls (reneges): then undo
             # is impossible, so such candidates must have been in ``legal``
             raise AssertionError(f"illegal action {bad} was accepted in {state}")
         assert snapshot(state) == before, f"refusing {bad} changed the state"
+
+
+def check_error_hides_cards(
+    game: Game, state: State, action: Action, error: IllegalAction
+) -> None:
+    """An error goes to the seat that sent the action: it may name no card that seat
+    cannot see in another holding (besides the cards the action itself named)."""
+    seat = action.seat
+    if not 0 <= seat < game.num_seats:
+        return
+    chooser = game.controller(state, seat)
+    if chooser < 0:
+        return
+    obs = game.observe(state, chooser)
+    hidden = 0
+    for s, held in enumerate(state.hands):
+        if game.controller(state, s) != chooser:
+            hidden |= held & ~obs.visible[s]
+    for word in str(action).split()[1:]:
+        with contextlib.suppress(ValueError):
+            hidden &= ~(1 << parse_card(word))
+    for word in f"{error.detail} {error.allowed}".replace(",", " ").split():
+        with contextlib.suppress(ValueError):
+            c = parse_card(word)
+            assert not hidden >> c & 1, f"the error to seat {seat} names hidden {word}: {error}"
 
 
 def _fields(a: Action) -> dict[str, Any]:
@@ -126,9 +152,8 @@ def check_observations(game: Game, state: State, rng: random.Random, deep: bool)
         assert obs.hand in (state.hands[seat], 0), "a seat sees its whole hand or (not yet) none"
         for s, cards in enumerate(obs.visible):
             assert cards & ~state.hands[s] == 0, f"seat {seat} sees cards seat {s} does not hold"
-        if obs.legal:
-            assert state.to_act in obs.controls
-            assert list(obs.legal) == game.legal_actions(state)
+        own = [a for a in game.legal_actions(state) if game.controller(state, a.seat) == seat]
+        assert list(obs.legal) == own, "a seat's legal actions are its own, all of them"
         in_hand = state.phase not in _BETWEEN and state.phase is not Phase.GAME_OVER
         if deep and seat == deep_seat and in_hand:
             check_redeal_invariance(game, state, seat, rng)

@@ -680,7 +680,10 @@ def test_out_of_play_holds_the_dead_card_which_cannot_be_played() -> None:
 def test_errors_name_the_rule_and_what_is_allowed() -> None:
     _game, state = four_player_table()
     error = refused(state, "2: bid 3", "turn order")
-    assert "seat 0" in str(error) and "bid 0..13" in error.allowed
+    # the error goes to seat 2: it says who is to act, never what that seat may do
+    assert "seat 0" in str(error) and error.allowed == "nothing now; seat 0 is to act"
+    error = refused(state, "0: play 2H", "bidding phase")
+    assert "bid 0..13" in error.allowed
     act(state, "0: bid 0")
     error = refused(state, "0: exchange 2H", "own cards")
     assert "exchange one of" in error.allowed

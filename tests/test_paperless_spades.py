@@ -143,7 +143,8 @@ def test_passes_go_in_turn_order_from_the_dealers_left_before_the_bids() -> None
     gives = gives_for(DESIGN_A)
     err = refused(state, f"0: give {gives[0]}")
     assert err.rule == "turn order"
-    assert "give C C C" in err.allowed
+    assert err.allowed == "nothing now; seat 3 is to act"
+    assert "give C C C" in refused(state, "3: bid 4").allowed
     # the allowed actions of the seat to act do not show its cards to whoever erred
     assert not any(c in err.allowed.split() for c in DESIGN_A[3].split() + DESIGN_A[2].split())
     assert refused(state, "3: bid 4").rule == "exchange phase"

@@ -346,7 +346,7 @@ class Game:
             raise IllegalAction(
                 f"{phase.value} phase",
                 f"'{action.verb}' is not an action of the {phase.value} phase",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
         checker(state, action)
 
@@ -356,7 +356,7 @@ class Game:
         raise IllegalAction(
             "turn order",
             f"it is not seat {action.seat}'s turn; seat {state.to_act} is to act",
-            self.describe_allowed(state),
+            self.describe_allowed(state, action.seat),
         )
 
     def apply(self, state: State, action: Action) -> None:
@@ -367,9 +367,24 @@ class Game:
         state.actions.append(action)
         self._appliers[action.verb](state, action)
 
-    def describe_allowed(self, state: State) -> str:
-        """The legal actions of the seat to act, summarised for an error message."""
-        return summarize_actions(self.legal_actions(state))
+    def describe_allowed(self, state: State, seat: int | None = None) -> str:
+        """What ``seat`` (by default the seat to act) may do now, for an error message.
+        Only that seat's own choices are described: an error goes to whoever sent the
+        action, and another seat's legal cards are hidden from it."""
+        to_act = self.controller(state, state.to_act)
+        chooser = to_act if seat is None else self.controller(state, seat)
+        if chooser == to_act:
+            return self.describe_choices(state)
+        return self.summarize_own(state, chooser) or f"nothing now; seat {state.to_act} is to act"
+
+    def describe_choices(self, state: State) -> str:
+        """The choices of the seat to act, summarised; games override it to say more."""
+        return self.summarize_own(state, self.controller(state, state.to_act)) or "nothing"
+
+    def summarize_own(self, state: State, chooser: int) -> str:
+        """The legal actions ``chooser`` makes itself (out-of-turn ones included)."""
+        mine = [a for a in self.legal_actions(state) if self.controller(state, a.seat) == chooser]
+        return summarize_actions(mine) if mine else ""
 
     # --- trick play ------------------------------------------------------------------------
 
@@ -538,8 +553,11 @@ class Game:
     def observe(self, state: State, seat: int) -> Observation:
         """What ``seat`` may see now. Contains nothing it may not know."""
         controls = self.controlled_by(state, seat)
-        acting = state.to_act if state.to_act in controls else -1
-        legal = tuple(self.legal_actions(state)) if acting >= 0 else ()
+        # only this seat's own choices: the seat to act's list may hold other seats'
+        # out-of-turn actions (3B changes of bid, whist renege calls)
+        legal = tuple(
+            a for a in self.legal_actions(state) if self.controller(state, a.seat) == seat
+        )
         visible = self.visible_holdings(state, seat)
         return Observation(
             game=self.name,

@@ -38,7 +38,8 @@ class Observation:
         are written "?" (a pass to partner seen by the opponents, say).
     info: the game's further public facts (bids, declarer, trumps, bags, zero pot ...)
         and, where the seat knows something privately, its private facts.
-    legal: the actions the seat may take now for the seats it controls (empty if none).
+    legal: the actions the seat may take now, for itself and the seats it controls,
+        including actions out of turn (3B changes of bid, whist renege calls); empty if none.
     """
 
     game: str

@@ -173,7 +173,7 @@ class DummyHandSpades(Game):
             return list(_flips(seat, self.face_down_positions(state), self.reveal_count))
         return list(_all_bids(seat, self.options.max_nils))
 
-    def describe_allowed(self, state: State) -> str:
+    def describe_choices(self, state: State) -> str:
         assert isinstance(state, DummyHandSpadesState)
         n = self.reveal_count
         if state.phase is Phase.REVEAL and self.reveal_verb == "peek":
@@ -186,7 +186,7 @@ class DummyHandSpades(Game):
                 f"bid 0..{MAX_BID}, with nil declared on up to {self.options.max_nils} of seats "
                 f"0, 1, 2 and 3 (the dummy), e.g. 'bid 6 nil={state.to_act},3'"
             )
-        return super().describe_allowed(state)
+        return super().describe_choices(state)
 
     def _check_positions(self, state: DummyHandSpadesState, action: Peek | Flip) -> None:
         verb = action.verb
@@ -194,20 +194,20 @@ class DummyHandSpades(Game):
         if self.reveal_verb != verb:
             raise IllegalAction(
                 rule, f"this table plays peek={self.options.peek}; '{verb}' is not used",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
         positions = action.positions
         n = self.reveal_count
         if len(positions) != n or len(set(positions)) != n:
             raise IllegalAction(
                 rule, f"each player picks exactly {n} different dummy positions",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
         for p in positions:
             if not 0 <= p < HAND_SIZE:
                 raise IllegalAction(
                     rule, f"{p} is not a dummy position; they are 0..{HAND_SIZE - 1}",
-                    self.describe_allowed(state),
+                    self.describe_allowed(state, action.seat),
                 )
         if verb == "flip":
             down = self.face_down_positions(state)
@@ -215,7 +215,7 @@ class DummyHandSpades(Game):
                 if p not in down:
                     raise IllegalAction(
                         rule, f"dummy position {p} is already face up; flip face-down cards",
-                        self.describe_allowed(state),
+                        self.describe_allowed(state, action.seat),
                     )
 
     def check_peek(self, state: State, action: Action) -> None:
@@ -262,7 +262,7 @@ class DummyHandSpades(Game):
 
     def check_bid(self, state: State, action: Action) -> None:
         assert isinstance(state, DummyHandSpadesState) and isinstance(action, Bid)
-        allowed = self.describe_allowed(state)
+        allowed = self.describe_allowed(state, action.seat)
         if action.mode or action.blind:
             raise IllegalAction("bids", f"'{action}' is not a Dummy Hand Spades bid", allowed)
         if not 0 <= action.tricks <= MAX_BID:

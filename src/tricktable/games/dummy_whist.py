@@ -284,7 +284,7 @@ class WhistGame(Game):
             return [Direction(seat, False), Direction(seat, True)]
         return [Trump(seat, s) for s in range(4)]
 
-    def describe_allowed(self, state: State) -> str:
+    def describe_choices(self, state: State) -> str:
         assert isinstance(state, WhistState)
         if state.phase is Phase.BIDDING:
             better = [b for b in _all_bids(state.to_act) if self.is_better(state, b)]
@@ -296,7 +296,7 @@ class WhistGame(Game):
         if state.phase is Phase.EXCHANGE:
             dummy = self.partner_of(state, state.declarer)
             return "discard two of the dummy's cards: " + format_set(state.hands[dummy])
-        return super().describe_allowed(state)
+        return super().describe_choices(state)
 
     # --- the auction -----------------------------------------------------------------------
 
@@ -315,12 +315,12 @@ class WhistGame(Game):
         if action.nils or action.blind or action.mode not in MODES:
             raise IllegalAction(
                 "whist bids", f"'{action}' is not a whist bid: write 'bid N uptown', "
-                "'bid N downtown' or 'bid N notrump'", self.describe_allowed(state),
+                "'bid N downtown' or 'bid N notrump'", self.describe_allowed(state, action.seat),
             )
         if not 1 <= action.tricks <= MAX_BID:
             raise IllegalAction(
                 "whist bids", f"a bid is 1 to {MAX_BID} books over six, not {action.tricks}",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
         if not self.is_better(state, action):
             assert state.best is not None
@@ -333,7 +333,7 @@ class WhistGame(Game):
             )
             raise IllegalAction(
                 "better bid", f"{action.tricks} {action.mode} does not beat {best}; a bid "
-                f"must be better: {why}", self.describe_allowed(state),
+                f"must be better: {why}", self.describe_allowed(state, action.seat),
             )
 
     def apply_bid(self, state: State, action: Action) -> None:
@@ -347,7 +347,7 @@ class WhistGame(Game):
         if self.must_bid(state):
             raise IllegalAction(
                 "dealer must bid", "everyone else has passed, so the dealer must bid",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
 
     def apply_pass(self, state: State, action: Action) -> None:
@@ -375,7 +375,7 @@ class WhistGame(Game):
     def check_discard(self, state: State, action: Action) -> None:
         assert isinstance(state, WhistState) and isinstance(action, Discard)
         dummy = self.partner_of(state, state.declarer)
-        allowed = self.describe_allowed(state)
+        allowed = self.describe_allowed(state, action.seat)
         if len(action.cards) != 2 or len(set(action.cards)) != 2:
             raise IllegalAction(
                 "dummy discards", "the declarer discards exactly two different cards from "
@@ -521,7 +521,7 @@ class WhistGame(Game):
         if not self.options.honour:
             raise IllegalAction(
                 "renege calls", "this table refuses illegal cards (honour mode is off), so "
-                "there is no renege to call", self.describe_allowed(state),
+                "there is no renege to call", self.describe_allowed(state, action.seat),
             )
         seat, trick = action.seat, action.trick
         if seat not in self.player_seats:

@@ -269,11 +269,11 @@ class PaperlessSpades(Game):
             return list(_BIDS[seat][1:])  # the partner bid nil
         return list(_BIDS[seat])
 
-    def describe_allowed(self, state: State) -> str:
+    def describe_choices(self, state: State) -> str:
         if state.phase is Phase.EXCHANGE:
             # never list the cards of the seat to act: the error may be shown to another seat
             return f"seat {state.to_act}: give C C C, three of its own cards"
-        return super().describe_allowed(state)
+        return super().describe_choices(state)
 
     # --- the pass --------------------------------------------------------------------------
 

@@ -398,7 +398,7 @@ class ThreeBSpades(Game):
                 f"seat {action.seat} may not change its bid now: a bid may be changed only "
                 "until the next player bids (the last bidder: until the extra card is thrown "
                 "back or the first card is played)",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
         super().check_turn(state, action)
 
@@ -465,7 +465,7 @@ class ThreeBSpades(Game):
                 "the extra card",
                 f"seat {action.seat} has not drawn the extra card; a zero bidder draws at once "
                 "and the highest bidder after the bidding",
-                self.describe_allowed(state),
+                self.describe_allowed(state, action.seat),
             )
         hand = state.hands[action.seat]
         if not hand >> action.card & 1:
