@@ -159,11 +159,11 @@ def check_observations(game: Game, state: State, rng: random.Random, deep: bool)
             check_redeal_invariance(game, state, seat, rng)
 
 
-def check_redeal_invariance(
-    game: Game, state: State, viewer: int, rng: random.Random
-) -> None:
-    """Re-deal the cards hidden from ``viewer`` among the seats holding them and replay the
-    hand; when the same actions are still legal, ``viewer``'s observation must not change."""
+def redeal(game: Game, state: State, viewer: int, rng: random.Random) -> State | None:
+    """The same game with the cards hidden from ``viewer`` (in no holding it sees, never
+    played, never named in an action) shuffled among the holdings that hide them, replayed
+    through the rules: None when there is nothing to shuffle or the shuffle made a past
+    play illegal (a revoke)."""
     obs = game.observe(state, viewer)
     record = record_from_state(state)
     current = record.hands[-1]
@@ -172,35 +172,45 @@ def check_redeal_invariance(
         for word in text.split(":", 1)[1].split():
             with contextlib.suppress(ValueError):
                 mentioned.add(parse_card(word))
-    seen = state.hands[viewer] | state.played
+    seen = state.played
     for cards in obs.visible:
         seen |= cards
-    # positions (seat key, index) of hidden cards in the deal
-    positions = []
     piles = {k: v.split() for k, v in current.deal.items()}
-    for key, cards in piles.items():
-        if key == str(viewer):
-            continue
-        for i, text in enumerate(cards):
-            c = parse_card(text)
-            if not seen >> c & 1 and c not in mentioned:
-                positions.append((key, i))
+    positions = [
+        (k, i)
+        for k, cards in piles.items()
+        if k != str(viewer)
+        for i, text in enumerate(cards)
+        if not seen >> parse_card(text) & 1 and parse_card(text) not in mentioned
+    ]
     if len(positions) < 2:
-        return
+        return None
     hidden = [piles[k][i] for k, i in positions]
-    rng.shuffle(hidden)
-    for (k, i), text in zip(positions, hidden, strict=True):
+    shuffled = hidden[:]
+    rng.shuffle(shuffled)
+    if shuffled == hidden:
+        return None
+    for (k, i), text in zip(positions, shuffled, strict=True):
         piles[k][i] = text
     new_deal = {k: " ".join(v) for k, v in piles.items()}
-    new_hand = HandRecord(current.dealer, new_deal, current.actions)
-    alt = Record(record.game, record.options, record.players, [*record.hands[:-1], new_hand])
+    hand = HandRecord(current.dealer, new_deal, current.actions)
     try:
-        alt_state = replay(alt)
+        return replay(Record(record.game, record.options, record.players,
+                             [*record.hands[:-1], hand]))
     except RecordError:
-        return  # the re-deal made a past play illegal (a revoke); nothing to compare
-    assert game.observe(alt_state, viewer) == obs, (
-        f"seat {viewer}'s observation depends on cards hidden from it"
-    )
+        return None
+
+
+def check_redeal_invariance(
+    game: Game, state: State, viewer: int, rng: random.Random
+) -> None:
+    """Re-deal the cards hidden from ``viewer``; when the same actions are still legal,
+    ``viewer``'s observation must not change."""
+    alt = redeal(game, state, viewer, rng)
+    if alt is not None:
+        assert game.observe(alt, viewer) == game.observe(state, viewer), (
+            f"seat {viewer}'s observation depends on cards hidden from it"
+        )
 
 
 def check_random_game(

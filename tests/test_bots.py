@@ -10,7 +10,6 @@ tables with the options changed); and hand-built situations get the textbook car
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -18,14 +17,15 @@ from typing import Any
 
 import pytest
 
+from harness import redeal
 from tricktable import Phase, make_game
 from tricktable.actions import Action, Bid, Exchange, Renege, Trump, parse_action
 from tricktable.bots import bot_names, make_bot
 from tricktable.cards import cards_of, parse_card, parse_set
-from tricktable.errors import OptionError, RecordError
+from tricktable.errors import OptionError
 from tricktable.game import Game, game_names
 from tricktable.observation import Observation
-from tricktable.records import HandRecord, Record, record_from_state, replay
+from tricktable.records import HandRecord, Record, replay
 from tricktable.session import Table
 from tricktable.simulate import run, summarize
 from tricktable.state import State, Trick
@@ -89,44 +89,6 @@ def test_rules_bot_beats_random_in_95_percent_of_games(
 
 
 # --- the choice depends only on what the seat may see --------------------------------------
-
-
-def redeal(game: Game, state: State, viewer: int, rng: random.Random) -> State | None:
-    """The same game with the cards hidden from ``viewer`` shuffled among the holdings
-    that hide them (the technique of harness.check_redeal_invariance): None when there is
-    nothing to shuffle or the shuffle made a past play illegal."""
-    obs = game.observe(state, viewer)
-    record = record_from_state(state)
-    current = record.hands[-1]
-    mentioned = set()
-    for text in current.actions:
-        for word in text.split(":", 1)[1].split():
-            with contextlib.suppress(ValueError):
-                mentioned.add(parse_card(word))
-    seen = obs.hand | state.played
-    for cards in obs.visible:
-        seen |= cards
-    piles = {k: v.split() for k, v in current.deal.items()}
-    positions = [
-        (k, i) for k, cards in piles.items() if k != str(viewer)
-        for i, text in enumerate(cards)
-        if not seen >> parse_card(text) & 1 and parse_card(text) not in mentioned
-    ]
-    if len(positions) < 2:
-        return None
-    hidden = [piles[k][i] for k, i in positions]
-    shuffled = hidden[:]
-    rng.shuffle(shuffled)
-    if shuffled == hidden:
-        return None
-    for (k, i), text in zip(positions, shuffled, strict=True):
-        piles[k][i] = text
-    hand = HandRecord(current.dealer, {k: " ".join(v) for k, v in piles.items()}, current.actions)
-    try:
-        return replay(Record(record.game, record.options, record.players,
-                             [*record.hands[:-1], hand]))
-    except RecordError:
-        return None
 
 
 def own_choices(game: Game, state: State, seat: int, obs: Observation) -> list[Action]:
