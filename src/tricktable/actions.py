@@ -7,6 +7,7 @@ interned so that listing legal plays allocates nothing new.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -30,8 +31,15 @@ class Action:
         return ""
 
     def __str__(self) -> str:
-        args = self.args()
-        return f"{self.seat}: {self.verb}" + (f" {args}" if args else "")
+        return _notation(self)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _notation(action: Action) -> str:
+    """Record notation of an action, remembered: observations render a hand's history
+    for every seat at every step, and actions are immutable."""
+    args = action.args()
+    return f"{action.seat}: {action.verb}" + (f" {args}" if args else "")
 
 
 @dataclass(frozen=True, slots=True)
