@@ -28,7 +28,7 @@ from typing import Any
 
 from tricktable import make_game
 from tricktable.bots import make_bot
-from tricktable.game import game_names
+from tricktable.engine.game import game_names
 from tricktable.session import Agent, Table
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [

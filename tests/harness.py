@@ -25,11 +25,11 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tricktable import IllegalAction, Phase, State, step
-from tricktable.actions import Action, Deal, Play
-from tricktable.cards import cards_of, parse_card
-from tricktable.errors import RecordError
-from tricktable.game import Game
-from tricktable.records import HandRecord, Record, record_from_state, replay, summary
+from tricktable.engine.actions import Action, Deal, Play
+from tricktable.engine.cards import cards_of, parse_card
+from tricktable.engine.errors import RecordError
+from tricktable.engine.game import Game
+from tricktable.engine.records import HandRecord, Record, record_from_state, replay, summary
 
 _BETWEEN = (Phase.DEAL, Phase.SCORING)
 

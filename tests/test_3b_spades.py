@@ -17,8 +17,8 @@ import pytest
 from harness import snapshot
 from test_examples import EXAMPLES
 from tricktable import IllegalAction, OptionError, Phase, make_game, parse_action, step
-from tricktable.actions import CHANCE, Action, Bid, Deal, Exchange, Play, Rebid
-from tricktable.cards import (
+from tricktable.engine.actions import CHANCE, Action, Bid, Deal, Exchange, Play, Rebid
+from tricktable.engine.cards import (
     BIG_JOKER,
     HEARTS,
     SPADES,
@@ -28,7 +28,15 @@ from tricktable.cards import (
     parse_card,
     parse_cards,
 )
-from tricktable.game import Game
+from tricktable.engine.game import Game
+from tricktable.engine.order import SPADES_TRUMP
+from tricktable.engine.records import (
+    load_record,
+    loads_record,
+    record_from_state,
+    replay,
+    summary,
+)
 from tricktable.games.threeb_spades import (
     GameResult,
     ThreeBSpadesState,
@@ -41,14 +49,6 @@ from tricktable.games.threeb_spades import (
     session_stats,
     tray_sheet,
     tricks_off,
-)
-from tricktable.order import SPADES_TRUMP
-from tricktable.records import (
-    load_record,
-    loads_record,
-    record_from_state,
-    replay,
-    summary,
 )
 
 # --- helpers ------------------------------------------------------------------------------

@@ -19,16 +19,16 @@ import pytest
 
 from harness import redeal
 from tricktable import Phase, make_game
-from tricktable.actions import Action, Bid, Exchange, Renege, Trump, parse_action
 from tricktable.bots import bot_names, make_bot
-from tricktable.cards import cards_of, parse_card, parse_set
-from tricktable.errors import OptionError
-from tricktable.game import Game, game_names
-from tricktable.observation import Observation
-from tricktable.records import HandRecord, Record, replay
+from tricktable.engine.actions import Action, Bid, Exchange, Renege, Trump, parse_action
+from tricktable.engine.cards import cards_of, parse_card, parse_set
+from tricktable.engine.errors import OptionError
+from tricktable.engine.game import Game, game_names
+from tricktable.engine.observation import Observation
+from tricktable.engine.records import HandRecord, Record, replay
+from tricktable.engine.state import State, Trick
 from tricktable.session import Table
 from tricktable.simulate import run, summarize
-from tricktable.state import State, Trick
 
 
 def needs(game: str) -> None:

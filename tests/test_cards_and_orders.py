@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tricktable.cards import (
+from tricktable.engine.cards import (
     BIG_JOKER,
     HEARTS,
     LITTLE_JOKER,
@@ -25,9 +25,9 @@ from tricktable.cards import (
     parse_card,
     parse_set,
 )
-from tricktable.errors import OptionError
-from tricktable.options import Options, option
-from tricktable.order import CardOrder
+from tricktable.engine.errors import OptionError
+from tricktable.engine.options import Options, option
+from tricktable.engine.order import CardOrder
 
 
 def c(text: str) -> int:

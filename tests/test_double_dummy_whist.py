@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tricktable import IllegalAction, OptionError, Phase, make_game, parse_action, step
-from tricktable.actions import CHANCE, Deal, Keep, Pass, Play, Swap
-from tricktable.cards import cards_of, from_cards, parse_cards
+from tricktable.engine.actions import CHANCE, Deal, Keep, Pass, Play, Swap
+from tricktable.engine.cards import cards_of, from_cards, parse_cards
+from tricktable.engine.state import State
 from tricktable.games.dummy_whist import WhistGame
-from tricktable.state import State
 
 SPADES = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
 HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from tricktable import IllegalAction, OptionError, Phase, make_game, step
-from tricktable.actions import CHANCE, Bid, Deal, Flip, Peek, Play, parse_action
-from tricktable.cards import CLUBS, DIAMONDS, HEARTS, SPADES, card, card_str
-from tricktable.dummy import left_of, play_cycle
-from tricktable.game import Game
+from tricktable.engine.actions import CHANCE, Bid, Deal, Flip, Peek, Play, parse_action
+from tricktable.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, card, card_str
+from tricktable.engine.dummy import left_of, play_cycle
+from tricktable.engine.game import Game
+from tricktable.engine.records import record_from_state, replay, summary
+from tricktable.engine.state import HandResult, State
 from tricktable.games.dummy_hand_spades import DummyHandSpadesState
-from tricktable.records import record_from_state, replay, summary
-from tricktable.state import HandResult, State
 
 DUMMY = 3
 
@@ -288,7 +288,7 @@ def test_example_record_with_nils_scores_as_documented() -> None:
 
     if not EXAMPLES.is_dir():
         pytest.skip("shared/spec/examples is not beside this checkout")
-    from tricktable.records import load_record
+    from tricktable.engine.records import load_record
 
     result = summary(replay(load_record(EXAMPLES / "dummy-hand-spades-11-001.json")))
     hand = result["hands"][0]

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from harness import SEEDS, check_random_game
 from tricktable import Phase, State, make_game, step
-from tricktable.actions import Flip, Peek, Play
+from tricktable.engine.actions import Flip, Peek, Play
 from tricktable.games.dummy_hand_spades import PEEK_CHOICES, DummyHandSpadesState
 
 DUMMY = 3

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from tricktable import IllegalAction, Phase, make_game, parse_action, step
-from tricktable.actions import CHANCE, Bid, Deal, Discard, Pass, Play, Renege
-from tricktable.cards import (
+from tricktable.engine.actions import CHANCE, Bid, Deal, Discard, Pass, Play, Renege
+from tricktable.engine.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     NO_SUIT,
@@ -21,10 +21,10 @@ from tricktable.cards import (
     parse_card,
     parse_cards,
 )
-from tricktable.game import Game
+from tricktable.engine.game import Game
+from tricktable.engine.records import load_record, record_from_state, replay, summary
+from tricktable.engine.state import State
 from tricktable.games.dummy_whist import WhistGame, WhistState, card_order
-from tricktable.records import load_record, record_from_state, replay, summary
-from tricktable.state import State
 
 CLUBS = "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tricktable.game import game_names
-from tricktable.records import load_record, replay, summary
+from tricktable.engine.game import game_names
+from tricktable.engine.records import load_record, replay, summary
 
 # CI clones main with shared/ beside it, as the workspace has it
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"

@@ -34,9 +34,9 @@ from typing import Any
 import pytest
 
 from tricktable import Phase, make_game, step
-from tricktable.actions import CHANCE, Action, Bid, Deal, Play
-from tricktable.cards import card_str
-from tricktable.records import HandRecord, Record, replay, summary
+from tricktable.engine.actions import CHANCE, Action, Bid, Deal, Play
+from tricktable.engine.cards import card_str
+from tricktable.engine.records import HandRecord, Record, replay, summary
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -19,8 +19,16 @@ import pytest
 
 from harness import snapshot
 from tricktable import IllegalAction, Phase, State, make_game, step
-from tricktable.actions import CHANCE, Bid, Deal, Give, parse_action
-from tricktable.cards import HEARTS, PAPERLESS_DECK, SPADES, parse_card, parse_set
+from tricktable.engine.actions import CHANCE, Bid, Deal, Give, parse_action
+from tricktable.engine.cards import HEARTS, PAPERLESS_DECK, SPADES, parse_card, parse_set
+from tricktable.engine.records import (
+    HandRecord,
+    Record,
+    load_record,
+    record_from_state,
+    replay,
+    summary,
+)
 from tricktable.games.paperless_spades import (
     PaperlessSpades,
     PaperlessState,
@@ -29,7 +37,6 @@ from tricktable.games.paperless_spades import (
     points_of,
     score_items,
 )
-from tricktable.records import HandRecord, Record, load_record, record_from_state, replay, summary
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 needs_examples = pytest.mark.skipif(

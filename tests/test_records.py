@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tricktable import Phase, make_game, step
-from tricktable.actions import parse_action
-from tricktable.errors import NotationError, RecordError
-from tricktable.records import load_record, loads_record, record_from_state, replay, summary
+from tricktable.engine.actions import parse_action
+from tricktable.engine.errors import NotationError, RecordError
+from tricktable.engine.records import load_record, loads_record, record_from_state, replay, summary
 
 CLI = [sys.executable, "-m", "tricktable.cli"]
 

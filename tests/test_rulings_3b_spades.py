@@ -9,8 +9,8 @@ from datetime import date
 
 from test_3b_spades import BLOCKS, act, bid_through, deal, finish, new, play_out, scored_hand
 from tricktable import Phase, step
+from tricktable.engine.records import summary
 from tricktable.games.threeb_spades import GameResult, game_result, low_ball, session_stats
-from tricktable.records import summary
 
 
 def test_ruling_3b_8_five_players_low_ball_under_12_super_low_ball_under_11() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from tricktable import make_game
 from tricktable.bots import bot_names, make_bot
-from tricktable.game import Game
+from tricktable.engine.game import Game
 from tricktable.session import Table
 
 GAMES: list[tuple[str, dict[str, Any]]] = [

@@ -17,9 +17,9 @@ from test_dummy_hand_spades import (
     refused,
 )
 from tricktable import Phase, step
-from tricktable.actions import CHANCE, Deal, Play
-from tricktable.cards import parse_card, parse_cards
-from tricktable.game import game_names
+from tricktable.engine.actions import CHANCE, Deal, Play
+from tricktable.engine.cards import parse_card, parse_cards
+from tricktable.engine.game import game_names
 from tricktable.games.dummy_hand_spades import PEEK_CHOICES
 
 

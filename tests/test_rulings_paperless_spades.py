@@ -4,9 +4,9 @@ tests/test_paperless_spades.py does not already guard (see docs/rulings-coverage
 from __future__ import annotations
 
 from tricktable import make_game
-from tricktable.cards import HEARTS, parse_cards
+from tricktable.engine.cards import HEARTS, parse_cards
+from tricktable.engine.state import Trick
 from tricktable.games.paperless_spades import PaperlessSpades, PaperlessState
-from tricktable.state import Trick
 
 
 def trick(leader: int, cards: str, winner: int) -> Trick:

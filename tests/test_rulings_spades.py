@@ -8,9 +8,9 @@ import random
 import pytest
 
 from tricktable import IllegalAction, Phase, State, make_game, parse_action, step
-from tricktable.actions import Bid, Give, Pass
-from tricktable.cards import cards_of, parse_card
-from tricktable.records import HandRecord, Record, replay
+from tricktable.engine.actions import Bid, Give, Pass
+from tricktable.engine.cards import cards_of, parse_card
+from tricktable.engine.records import HandRecord, Record, replay
 
 
 def test_ruling_spades_5_the_game_is_to_500_by_default() -> None:

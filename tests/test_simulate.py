@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tricktable.records import load_record, replay
+from tricktable.engine.records import load_record, replay
 from tricktable.simulate import (
     GameOutcome,
     mean_interval,

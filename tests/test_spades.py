@@ -7,10 +7,10 @@ import random
 import pytest
 
 from tricktable import IllegalAction, Phase, make_game, step
-from tricktable.actions import Bid, Give, Pass, Play, parse_action
-from tricktable.cards import parse_card
+from tricktable.engine.actions import Bid, Give, Pass, Play, parse_action
+from tricktable.engine.cards import parse_card
+from tricktable.engine.records import HandRecord, Record, replay, summary
 from tricktable.games.spades import SpadesState
-from tricktable.records import HandRecord, Record, replay, summary
 
 # Each seat holds one whole suit: seat 0 spades, 1 hearts, 2 diamonds, 3 clubs.
 ONE_SUIT_EACH = {

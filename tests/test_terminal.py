@@ -20,10 +20,10 @@ import pytest
 from rich.console import Console
 
 from tricktable import Phase, make_game
-from tricktable.actions import Bid, Give, Pass, Play, parse_action
 from tricktable.bots import make_bot
-from tricktable.cards import card_str, cards_of
-from tricktable.records import load_record, replay
+from tricktable.engine.actions import Bid, Give, Pass, Play, parse_action
+from tricktable.engine.cards import card_str, cards_of
+from tricktable.engine.records import load_record, replay
 from tricktable.terminal import interpret, new_game
 
 SCRIPT = Path(sys.executable).with_name("tricktable")

@@ -9,11 +9,11 @@ The engine in a few names::
     step(state, game.legal_actions(state)[0])
 """
 
-from .actions import Action, Bid, Deal, Play, parse_action
-from .errors import IllegalAction, NotationError, OptionError, RecordError, TricktableError
-from .game import Game, game_names, make_game, register, step
-from .observation import Observation
-from .state import HandResult, Phase, State, Trick
+from .engine.actions import Action, Bid, Deal, Play, parse_action
+from .engine.errors import IllegalAction, NotationError, OptionError, RecordError, TricktableError
+from .engine.game import Game, game_names, make_game, register, step
+from .engine.observation import Observation
+from .engine.state import HandResult, Phase, State, Trick
 
 __all__ = [
     "Action",

@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from .errors import RecordError
-from .game import game_class, game_names
-from .records import load_record, replay, summary
+from .engine.errors import RecordError
+from .engine.game import game_class, game_names
+from .engine.records import load_record, replay, summary
 
 app = typer.Typer(
     name="tricktable",
@@ -110,7 +110,7 @@ def games_command(
 
 def _options(game_name: str, pairs: list[str]) -> dict[str, object]:
     """``--option NAME=VALUE`` pairs checked against the game's options."""
-    from .errors import OptionError
+    from .engine.errors import OptionError
 
     cls = game_class(game_name)
     try:
@@ -150,9 +150,9 @@ def play_command(
     4S') or short ('4H', '4', 'nil'); 'help' lists the legal choices, 'save [FILE]' writes a
     record to resume later with --resume, 'quit' leaves.
     """
-    from .errors import OptionError, TricktableError
-    from .game import make_game
-    from .records import load_record
+    from .engine.errors import OptionError, TricktableError
+    from .engine.game import make_game
+    from .engine.records import load_record
     from .terminal import QuitGame, new_game, resumed_game
 
     console = Console(highlight=False)
@@ -232,8 +232,8 @@ def simulate_command(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from .errors import OptionError
-    from .game import make_game
+    from .engine.errors import OptionError
+    from .engine.game import make_game
     from .simulate import run, summarize, summary_json
 
     opts = _options(game_name, option or [])

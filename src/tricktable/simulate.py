@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots import bot_class, make_bot
-from .game import Game, make_game
+from .engine.game import Game, make_game
 from .session import Agent, Table
 
 DEFAULT_MAX_HANDS = 200

@@ -21,15 +21,23 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from .actions import Action, Bid, Discard, Flip, Give, Peek, parse_action
 from .bots import make_bot
-from .cards import JOKERS, SUIT_SYMBOLS, Card, CardSet, card_str, parse_card, sorted_for_display
-from .errors import IllegalAction, NotationError, TricktableError
-from .game import Game, summarize_actions
-from .observation import Observation
-from .records import Record
+from .engine.actions import Action, Bid, Discard, Flip, Give, Peek, parse_action
+from .engine.cards import (
+    JOKERS,
+    SUIT_SYMBOLS,
+    Card,
+    CardSet,
+    card_str,
+    parse_card,
+    sorted_for_display,
+)
+from .engine.errors import IllegalAction, NotationError, TricktableError
+from .engine.game import Game, summarize_actions
+from .engine.observation import Observation
+from .engine.records import Record
+from .engine.state import Phase
 from .session import Agent, Table, resume, session_info
-from .state import Phase
 
 HUMAN = "human"
 

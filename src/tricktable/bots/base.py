@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..actions import Action
-from ..errors import OptionError
-from ..game import Game
-from ..observation import Observation
+from ..engine.actions import Action
+from ..engine.errors import OptionError
+from ..engine.game import Game
+from ..engine.observation import Observation
 
 
 class Bot:

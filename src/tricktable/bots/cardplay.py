@@ -17,10 +17,10 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..actions import Action, Play
-from ..cards import NO_SUIT, Card, CardSet, cards_of, parse_card
-from ..observation import Observation
-from ..order import CardOrder
+from ..engine.actions import Action, Play
+from ..engine.cards import NO_SUIT, Card, CardSet, cards_of, parse_card
+from ..engine.observation import Observation
+from ..engine.order import CardOrder
 
 
 @dataclass(frozen=True)

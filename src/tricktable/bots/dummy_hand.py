@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..actions import Action, Bid, Flip, Peek
-from ..dummy import DUMMY, REAL_PLAYERS, defenders, play_cycle
-from ..observation import Observation
+from ..engine.actions import Action, Bid, Flip, Peek
+from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, play_cycle
+from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
 from .rules import Strategy, register_strategy

@@ -8,8 +8,8 @@ turns spare trumps into ruffs. It is a float so that per-game code may round it 
 
 from __future__ import annotations
 
-from ..cards import NO_SUIT, STANDARD_DECK, CardSet, cards_of, lowest
-from ..order import CardOrder
+from ..engine.cards import NO_SUIT, STANDARD_DECK, CardSet, cards_of, lowest
+from ..engine.order import CardOrder
 
 
 def estimate_tricks(

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, Bid, Give
-from ..cards import Card, cards_of
-from ..observation import Observation
+from ..engine.actions import Action, Bid, Give
+from ..engine.cards import Card, cards_of
+from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
 from .rules import Strategy, register_strategy

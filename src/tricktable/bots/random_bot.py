@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action
-from ..observation import Observation
+from ..engine.actions import Action
+from ..engine.observation import Observation
 from .base import Bot, register_bot
 
 

@@ -14,10 +14,10 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ..actions import Action, Play
-from ..game import Game
-from ..observation import Observation
-from ..order import CardOrder
+from ..engine.actions import Action, Play
+from ..engine.game import Game
+from ..engine.observation import Observation
+from ..engine.order import CardOrder
 from .base import Bot, register_bot
 from .cardplay import CardView, Goals, choose_play
 

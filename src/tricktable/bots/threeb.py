@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, Bid, Exchange
-from ..cards import Card, CardSet
-from ..observation import Observation
+from ..engine.actions import Action, Bid, Exchange
+from ..engine.cards import Card, CardSet
+from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
 from .rules import Strategy, register_strategy

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, Bid, Direction, Discard, Keep, Pass, Play, Renege, Swap, Trump
-from ..cards import JOKERS, NO_SUIT, SUIT_LETTERS, CardSet
-from ..dummy import DUMMY, defenders, play_cycle
-from ..observation import Observation
-from ..order import CardOrder
+from ..engine.actions import Action, Bid, Direction, Discard, Keep, Pass, Play, Renege, Swap, Trump
+from ..engine.cards import JOKERS, NO_SUIT, SUIT_LETTERS, CardSet
+from ..engine.dummy import DUMMY, defenders, play_cycle
+from ..engine.observation import Observation
+from ..engine.order import CardOrder
 from .cardplay import CardView, Goals, choose_play
 from .handeval import estimate_tricks
 from .rules import Strategy, register_strategy

@@ -19,14 +19,14 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Bid, Flip, Peek, Play
-from ..cards import STANDARD_DECK, SUIT_MASKS, CardSet, card_str
-from ..dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
-from ..errors import IllegalAction, OptionError
-from ..game import Game, register
-from ..options import Options, option
-from ..scoring import add_bags, contract_score, sole_leader
-from ..state import Phase, State
+from ..engine.actions import Action, Bid, Flip, Peek, Play
+from ..engine.cards import STANDARD_DECK, SUIT_MASKS, CardSet, card_str
+from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
+from ..engine.errors import IllegalAction, OptionError
+from ..engine.game import Game, register
+from ..engine.options import Options, option
+from ..engine.scoring import add_bags, contract_score, sole_leader
+from ..engine.state import Phase, State
 
 SPADE_MASK = SUIT_MASKS[0]
 HAND_SIZE = 13

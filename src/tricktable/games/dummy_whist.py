@@ -83,8 +83,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Bid, Direction, Discard, Keep, Pass, Play, Renege, Swap, Trump
-from ..cards import (
+from ..engine.actions import Action, Bid, Direction, Discard, Keep, Pass, Play, Renege, Swap, Trump
+from ..engine.cards import (
     JOKERS,
     NO_SUIT,
     STANDARD_DECK,
@@ -97,13 +97,13 @@ from ..cards import (
     cards_of,
     format_set,
 )
-from ..dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
-from ..errors import IllegalAction
-from ..game import Game, register
-from ..options import Options, option
-from ..order import CardOrder
-from ..scoring import sole_leader
-from ..state import Phase, State
+from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
+from ..engine.errors import IllegalAction
+from ..engine.game import Game, register
+from ..engine.options import Options, option
+from ..engine.order import CardOrder
+from ..engine.scoring import sole_leader
+from ..engine.state import Phase, State
 
 HAND_SIZE = 13
 BOOK = 6  # the books a side needs before its bid counts

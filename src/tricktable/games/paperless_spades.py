@@ -53,8 +53,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Bid, Give, Play
-from ..cards import (
+from ..engine.actions import Action, Bid, Give, Play
+from ..engine.cards import (
     ACE,
     HEARTS,
     JACK,
@@ -73,11 +73,11 @@ from ..cards import (
     format_set,
     from_cards,
 )
-from ..errors import IllegalAction
-from ..game import Game, register
-from ..options import Options, option
-from ..scoring import sole_leader
-from ..state import Phase, State
+from ..engine.errors import IllegalAction
+from ..engine.game import Game, register
+from ..engine.options import Options, option
+from ..engine.scoring import sole_leader
+from ..engine.state import Phase, State
 
 HAND_SIZE = 12
 PASS_SIZE = 3

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action, Bid, Give, Pass, Play
-from ..cards import STANDARD_DECK, SUIT_MASKS, Card, CardSet, card_str, cards_of, format_set
-from ..errors import IllegalAction
-from ..game import Game, register
-from ..options import Options, option
-from ..scoring import add_bags, contract_score, sole_leader
-from ..state import Phase, State
+from ..engine.actions import Action, Bid, Give, Pass, Play
+from ..engine.cards import STANDARD_DECK, SUIT_MASKS, Card, CardSet, card_str, cards_of, format_set
+from ..engine.errors import IllegalAction
+from ..engine.game import Game, register
+from ..engine.options import Options, option
+from ..engine.scoring import add_bags, contract_score, sole_leader
+from ..engine.state import Phase, State
 
 SPADE_MASK = SUIT_MASKS[0]
 _BIDS = [tuple(Bid(seat, n) for n in range(14)) for seat in range(4)]

@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ..actions import PLAYS_LOW_BY_SEAT, Action, Bid, Exchange, Play, Rebid
-from ..cards import (
+from ..engine.actions import PLAYS_LOW_BY_SEAT, Action, Bid, Exchange, Play, Rebid
+from ..engine.cards import (
     ACE,
     ONE_JOKER_DECK,
     SPADES,
@@ -55,10 +55,10 @@ from ..cards import (
     is_joker,
     rank_of,
 )
-from ..errors import IllegalAction, OptionError
-from ..game import Game, register
-from ..options import Options, option
-from ..state import Phase, State
+from ..engine.errors import IllegalAction, OptionError
+from ..engine.game import Game, register
+from ..engine.options import Options, option
+from ..engine.state import Phase, State
 
 NO_CARD = -1
 

@@ -73,7 +73,7 @@ def make_game(name: str, options: Mapping[str, Any] | Options | None = None) -> 
 
 
 def _load_builtin_games() -> None:
-    from . import games  # noqa: F401  (importing registers them)
+    from .. import games  # noqa: F401  (importing registers them)
 
 
 def step(state: State, action: Action) -> None:
