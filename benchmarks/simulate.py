@@ -29,7 +29,7 @@ from typing import Any
 from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.engine.game import game_names
-from tricktable.session import Agent, Table
+from tricktable.play.table import Agent, Table
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("spades", {}),

@@ -27,8 +27,8 @@ from tricktable.engine.game import Game, game_names
 from tricktable.engine.observation import Observation
 from tricktable.engine.records import HandRecord, Record, replay
 from tricktable.engine.state import State, Trick
-from tricktable.session import Table
-from tricktable.simulate import run, summarize
+from tricktable.play.simulate import run, summarize
+from tricktable.play.table import Table
 
 
 def needs(game: str) -> None:

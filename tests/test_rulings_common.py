@@ -15,7 +15,7 @@ import pytest
 from tricktable import make_game
 from tricktable.bots import bot_names, make_bot
 from tricktable.engine.game import Game
-from tricktable.session import Table
+from tricktable.play.table import Table
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("spades", {}),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tricktable.engine.records import load_record, replay
-from tricktable.simulate import (
+from tricktable.play.simulate import (
     GameOutcome,
     mean_interval,
     plan,

@@ -24,7 +24,7 @@ from tricktable.bots import make_bot
 from tricktable.engine.actions import Bid, Give, Pass, Play, parse_action
 from tricktable.engine.cards import card_str, cards_of
 from tricktable.engine.records import load_record, replay
-from tricktable.terminal import interpret, new_game
+from tricktable.play.terminal import interpret, new_game
 
 SCRIPT = Path(sys.executable).with_name("tricktable")
 PROMPT = re.compile(r"\)> $|Press Enter for the next hand[^\n]*> $|Left the table|Game over")

@@ -153,7 +153,7 @@ def play_command(
     from .engine.errors import OptionError, TricktableError
     from .engine.game import make_game
     from .engine.records import load_record
-    from .terminal import QuitGame, new_game, resumed_game
+    from .play.terminal import QuitGame, new_game, resumed_game
 
     console = Console(highlight=False)
 
@@ -234,7 +234,7 @@ def simulate_command(
 
     from .engine.errors import OptionError
     from .engine.game import make_game
-    from .simulate import run, summarize, summary_json
+    from .play.simulate import run, summarize, summary_json
 
     opts = _options(game_name, option or [])
     game = make_game(game_name, opts)

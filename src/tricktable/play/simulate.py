@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import bot_class, make_bot
-from .engine.game import Game, make_game
-from .session import Agent, Table
+from ..bots import bot_class, make_bot
+from ..engine.game import Game, make_game
+from .table import Agent, Table
 
 DEFAULT_MAX_HANDS = 200
 

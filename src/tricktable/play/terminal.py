@@ -21,9 +21,9 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from .bots import make_bot
-from .engine.actions import Action, Bid, Discard, Flip, Give, Peek, parse_action
-from .engine.cards import (
+from ..bots import make_bot
+from ..engine.actions import Action, Bid, Discard, Flip, Give, Peek, parse_action
+from ..engine.cards import (
     JOKERS,
     SUIT_SYMBOLS,
     Card,
@@ -32,12 +32,12 @@ from .engine.cards import (
     parse_card,
     sorted_for_display,
 )
-from .engine.errors import IllegalAction, NotationError, TricktableError
-from .engine.game import Game, summarize_actions
-from .engine.observation import Observation
-from .engine.records import Record
-from .engine.state import Phase
-from .session import Agent, Table, resume, session_info
+from ..engine.errors import IllegalAction, NotationError, TricktableError
+from ..engine.game import Game, summarize_actions
+from ..engine.observation import Observation
+from ..engine.records import Record
+from ..engine.state import Phase
+from .table import Agent, Table, resume, session_info
 
 HUMAN = "human"
 

@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from .engine.actions import Action, Deal
-from .engine.errors import RecordError
-from .engine.game import Game, step
-from .engine.observation import Observation
-from .engine.records import Record, record_from_state, replay
-from .engine.state import Phase, State
+from ..engine.actions import Action, Deal
+from ..engine.errors import RecordError
+from ..engine.game import Game, step
+from ..engine.observation import Observation
+from ..engine.records import Record, record_from_state, replay
+from ..engine.state import Phase, State
 
 SESSION_KEY = "session"
 """The record field (beyond format v1, which readers ignore) that holds the table's seed
