@@ -5,10 +5,9 @@ state: which actions are legal (``legal_actions``), whether one action is legal 
 why (``check``), and what it does (``apply``). ``step`` runs ``check`` then ``apply``, so
 an illegal action raises ``IllegalAction`` and leaves the state exactly as it was.
 
-The trick-play rules shared by every game (follow suit, leading restrictions, trick
-resolution through a ``CardOrder``, the end of a hand) live here too; games change them
-by overriding the small hooks ``lead_mask``, ``follow_mask``, ``next_leader`` and
-``score_hand``.
+The trick play every game shares (follow suit, leading restrictions, resolving a trick)
+is in ``tricks.py``; a game changes it through small hooks (``lead_mask``,
+``follow_mask``, ``next_leader``) and scores a hand in ``score_hand``.
 """
 
 from __future__ import annotations
@@ -17,9 +16,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
-from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
+from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal
 from .cards import (
-    Card,
     CardSet,
     card_str,
     deal_piles,
@@ -31,7 +29,8 @@ from .errors import IllegalAction, OptionError
 from .observation import Observation
 from .options import Options
 from .order import SPADES_TRUMP, CardOrder
-from .state import HandLog, HandResult, Phase, State, Trick
+from .state import HandLog, HandResult, Phase, State
+from .tricks import TrickPlay
 
 _REGISTRY: dict[str, type[Game]] = {}
 
@@ -84,7 +83,7 @@ def step(state: State, action: Action) -> None:
     game.apply(state, action)
 
 
-class Game:
+class Game(TrickPlay):
     """Base of every game. Subclasses set the class attributes and override the hooks."""
 
     name: ClassVar[str] = ""
@@ -385,110 +384,6 @@ class Game:
         """The legal actions ``chooser`` makes itself (out-of-turn ones included)."""
         mine = [a for a in self.legal_actions(state) if self.controller(state, a.seat) == chooser]
         return summarize_actions(mine) if mine else ""
-
-    # --- trick play ------------------------------------------------------------------------
-
-    def legal_plays(self, state: State) -> CardSet:
-        """The cards the seat to act may play now, as a set."""
-        hand = state.hands[state.to_act]
-        if not state.trick_cards:
-            return self.lead_mask(state, hand)
-        return self.follow_mask(state, hand)
-
-    def lead_mask(self, state: State, hand: CardSet) -> CardSet:
-        """Cards that may lead. Default: any (games with "spades broken" override)."""
-        return hand
-
-    def follow_mask(self, state: State, hand: CardSet) -> CardSet:
-        """Cards that may follow: the led suit when held, else any card."""
-        if state.led_suit < 0:
-            return hand
-        same = hand & state.order.suit_masks[state.led_suit]
-        return same or hand
-
-    def check_play(self, state: State, action: Action) -> None:
-        assert isinstance(action, Play)
-        c = action.card
-        legal = self.legal_plays(state)
-        if legal >> c & 1 and 0 <= c < 54:
-            if action.ace_low and not self.may_call_ace_low(state, c):
-                raise IllegalAction(
-                    "ace calls", f"{card_str(c)} cannot be called low now", f"play {card_str(c)}"
-                )
-            return
-        if not 0 <= c < 54 or not state.hands[action.seat] >> c & 1:
-            raise IllegalAction(
-                "own cards", f"seat {action.seat} does not hold {card_str(c)}",
-                "play " + format_set(legal),
-            )
-        raise IllegalAction(
-            self.play_rule_broken(state, c), f"{card_str(c)} may not be played now",
-            "play " + format_set(legal),
-        )
-
-    def play_rule_broken(self, state: State, card: Card) -> str:
-        if state.trick_cards:
-            return "follow suit"
-        return "spades not broken"
-
-    def may_call_ace_low(self, state: State, card: Card) -> bool:
-        return False
-
-    def apply_play(self, state: State, action: Action) -> None:
-        assert isinstance(action, Play)
-        self.play_card(state, action.seat, action.card, action.ace_low)
-
-    def play_card(self, state: State, seat: int, c: Card, ace_low: bool = False) -> None:
-        """Move a (legal) card from a hand to the trick; resolve the trick when full."""
-        card_bit = 1 << c
-        state.hands[seat] &= ~card_bit
-        state.hand_size[seat] -= 1
-        state.played |= card_bit
-        order = state.order
-        suit = order.suit_of[c]
-        trick_cards = state.trick_cards
-        if trick_cards:
-            led_suit = state.led_suit
-            if led_suit < 0:
-                state.led_suit = suit  # the first card with a suit after a suitless lead
-            elif suit != led_suit and suit == order.trump:
-                state.trump_broken = True
-        else:
-            state.leader = seat
-            state.led_suit = suit
-        if ace_low:
-            state.low_aces |= 1 << len(trick_cards)
-        state.trick_seats.append(seat)
-        trick_cards.append(c)
-        if len(trick_cards) < self.trick_size(state):
-            state.to_act = state.next_seat[seat]
-            return
-        self.finish_trick(state)
-
-    def trick_size(self, state: State) -> int:
-        return self.num_seats
-
-    def finish_trick(self, state: State) -> None:
-        cards = state.trick_cards
-        seats = state.trick_seats
-        led_suit = state.led_suit
-        low_aces = state.low_aces
-        winner = seats[state.order.winner(cards, led_suit, low_aces)]
-        tricks = state.tricks
-        tricks.append(Trick(seats[0], tuple(seats), tuple(cards), winner, led_suit, low_aces))
-        state.won[winner] += 1
-        state.trick_seats = []
-        state.trick_cards = []
-        state.low_aces = 0
-        state.led_suit = -1
-        if len(tricks) == state.tricks_per_hand:
-            self.finish_hand(state)
-        else:
-            state.to_act = self.next_leader(state, winner)
-
-    def next_leader(self, state: State, winner: int) -> int:
-        """Who leads after a trick: its winner (a dummy leads from the board)."""
-        return winner
 
     # --- the end of a hand -----------------------------------------------------------------
 

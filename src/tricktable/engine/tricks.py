@@ -1,0 +1,126 @@
+"""The trick play every game shares: which cards may lead and follow, moving a card to
+the trick, and resolving a full trick through the hand's ``CardOrder``.
+
+``Game`` inherits it; a game changes it through the small hooks ``lead_mask``,
+``follow_mask``, ``trick_size``, ``next_leader``, ``play_rule_broken`` and
+``may_call_ace_low``, and learns that the hand is over through ``finish_hand``.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Play
+from .cards import Card, CardSet, card_str, format_set
+from .errors import IllegalAction
+from .state import State, Trick
+
+
+class TrickPlay:
+    """The play of the cards, as a base of ``Game``."""
+
+    num_seats: int
+
+    def finish_hand(self, state: State) -> None:
+        """Score the hand once its last trick is taken (``Game`` implements it)."""
+        raise NotImplementedError
+
+    def legal_plays(self, state: State) -> CardSet:
+        """The cards the seat to act may play now, as a set."""
+        hand = state.hands[state.to_act]
+        if not state.trick_cards:
+            return self.lead_mask(state, hand)
+        return self.follow_mask(state, hand)
+
+    def lead_mask(self, state: State, hand: CardSet) -> CardSet:
+        """Cards that may lead. Default: any (games with "spades broken" override)."""
+        return hand
+
+    def follow_mask(self, state: State, hand: CardSet) -> CardSet:
+        """Cards that may follow: the led suit when held, else any card."""
+        if state.led_suit < 0:
+            return hand
+        same = hand & state.order.suit_masks[state.led_suit]
+        return same or hand
+
+    def check_play(self, state: State, action: Action) -> None:
+        assert isinstance(action, Play)
+        c = action.card
+        legal = self.legal_plays(state)
+        if legal >> c & 1 and 0 <= c < 54:
+            if action.ace_low and not self.may_call_ace_low(state, c):
+                raise IllegalAction(
+                    "ace calls", f"{card_str(c)} cannot be called low now", f"play {card_str(c)}"
+                )
+            return
+        if not 0 <= c < 54 or not state.hands[action.seat] >> c & 1:
+            raise IllegalAction(
+                "own cards", f"seat {action.seat} does not hold {card_str(c)}",
+                "play " + format_set(legal),
+            )
+        raise IllegalAction(
+            self.play_rule_broken(state, c), f"{card_str(c)} may not be played now",
+            "play " + format_set(legal),
+        )
+
+    def play_rule_broken(self, state: State, card: Card) -> str:
+        if state.trick_cards:
+            return "follow suit"
+        return "spades not broken"
+
+    def may_call_ace_low(self, state: State, card: Card) -> bool:
+        return False
+
+    def apply_play(self, state: State, action: Action) -> None:
+        assert isinstance(action, Play)
+        self.play_card(state, action.seat, action.card, action.ace_low)
+
+    def play_card(self, state: State, seat: int, c: Card, ace_low: bool = False) -> None:
+        """Move a (legal) card from a hand to the trick; resolve the trick when full."""
+        card_bit = 1 << c
+        state.hands[seat] &= ~card_bit
+        state.hand_size[seat] -= 1
+        state.played |= card_bit
+        order = state.order
+        suit = order.suit_of[c]
+        trick_cards = state.trick_cards
+        if trick_cards:
+            led_suit = state.led_suit
+            if led_suit < 0:
+                state.led_suit = suit  # the first card with a suit after a suitless lead
+            elif suit != led_suit and suit == order.trump:
+                state.trump_broken = True
+        else:
+            state.leader = seat
+            state.led_suit = suit
+        if ace_low:
+            state.low_aces |= 1 << len(trick_cards)
+        state.trick_seats.append(seat)
+        trick_cards.append(c)
+        if len(trick_cards) < self.trick_size(state):
+            state.to_act = state.next_seat[seat]
+            return
+        self.finish_trick(state)
+
+    def trick_size(self, state: State) -> int:
+        return self.num_seats
+
+    def finish_trick(self, state: State) -> None:
+        cards = state.trick_cards
+        seats = state.trick_seats
+        led_suit = state.led_suit
+        low_aces = state.low_aces
+        winner = seats[state.order.winner(cards, led_suit, low_aces)]
+        tricks = state.tricks
+        tricks.append(Trick(seats[0], tuple(seats), tuple(cards), winner, led_suit, low_aces))
+        state.won[winner] += 1
+        state.trick_seats = []
+        state.trick_cards = []
+        state.low_aces = 0
+        state.led_suit = -1
+        if len(tricks) == state.tricks_per_hand:
+            self.finish_hand(state)
+        else:
+            state.to_act = self.next_leader(state, winner)
+
+    def next_leader(self, state: State, winner: int) -> int:
+        """Who leads after a trick: its winner (a dummy leads from the board)."""
+        return winner
