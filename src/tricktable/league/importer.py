@@ -1,0 +1,83 @@
+"""Existing v1 records into league entries (docs/league.md, "Importing records").
+
+A record names its players by seat; a mapping turns those names into people (the same
+person under several spellings, or "P0" into "Ann"). A record holds no date, so the date
+is given (one for all, or per file). A game's key is the hash of its record, so importing
+the same record again finds the game already there and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import date
+
+from ..engine.records import Record
+from .facts import game_facts
+from .model import GameEntry, LeagueError
+
+
+def record_key(record: Record) -> str:
+    """The record's hash: SHA-256 of its canonical JSON (keys sorted, no spaces), so the
+    same game gives the same key however the file was laid out."""
+    text = json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def people_of(record: Record, mapping: Mapping[str, str] | None) -> dict[int, str]:
+    """Seat -> person. Without a mapping the record's names are the people; with one,
+    every name in the record must be in it."""
+    out: dict[int, str] = {}
+    for seat, name in record.players.items():
+        if mapping is None:
+            person = name
+        elif name in mapping:
+            person = mapping[name]
+        else:
+            known = ", ".join(sorted(mapping)) or "none"
+            raise LeagueError(
+                f"the record's player {name!r} (seat {seat}) is not in the player mapping "
+                f"(it maps: {known})"
+            )
+        if not person.strip():
+            raise LeagueError(f"seat {seat} has an empty player name")
+        out[int(seat)] = person.strip()
+    people = list(out.values())
+    if len(set(people)) < len(people):
+        raise LeagueError(
+            f"one person sits in two seats of the same game: {', '.join(people)}"
+        )
+    return out
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise LeagueError(f"{text!r} is not a date: write YYYY-MM-DD") from None
+
+
+def entry_from_record(
+    record: Record,
+    played: date,
+    mapping: Mapping[str, str] | None = None,
+    group: str = "",
+    session: str = "",
+    sequence: int = 0,
+) -> GameEntry:
+    """The league entry of a finished game's record."""
+    names = people_of(record, mapping)
+    facts = game_facts(record, names)
+    return GameEntry(
+        key=record_key(record),
+        game=facts.game,
+        played=played,
+        players=facts.players,
+        group=group,
+        session=session,
+        sequence=sequence,
+        threeb=facts.threeb,
+        stakes=facts.stakes,
+    )
