@@ -296,6 +296,13 @@ def simulate_command(
         stdout.print(f"records saved in {records}/")
 
 
+# --- league (players, sessions, standings across games) -----------------------------------
+
+from .league.commands import league_app  # noqa: E402  (the sub-app lives with the league)
+
+app.add_typer(league_app, name="league")
+
+
 def main() -> None:
     app()
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
+from typing import Protocol
 
+from ..engine.errors import RecordError
 from ..engine.records import Record
 from .facts import game_facts
 from .model import GameEntry, LeagueError
@@ -81,3 +84,54 @@ def entry_from_record(
         threeb=facts.threeb,
         stakes=facts.stakes,
     )
+
+
+class GameSink(Protocol):
+    """Where imported games go (``store.LeagueStore``)."""
+
+    def has_game(self, key: str) -> bool: ...
+
+    def next_sequence(self, group: str, day: date) -> int: ...
+
+    def add_game(self, entry: GameEntry, record: str | None = None) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    added: tuple[str, ...]  # keys of the games added
+    already: tuple[str, ...]  # keys of games that were already there
+
+
+def import_records(
+    sink: GameSink,
+    records: Sequence[tuple[str, Record, date]],
+    group: str,
+    mapping: Mapping[str, str] | None = None,
+    session: str = "",
+) -> ImportReport:
+    """Import (source, record, date) triples into ``group``, in the order given (which is
+    the order of each day's games). Every record is read and checked first: if one is bad
+    (unfinished, illegal, a player missing from the mapping) LeagueError names it and
+    nothing is stored. A record already imported is skipped, so importing again changes
+    nothing."""
+    if not group.strip():
+        raise LeagueError("name the group the games were played in (--group)")
+    entries: list[tuple[GameEntry, str]] = []
+    for source, record, played in records:
+        try:
+            entry = entry_from_record(record, played, mapping, group.strip(), session)
+        except (LeagueError, RecordError) as e:
+            raise LeagueError(f"{source}: {e}") from None
+        entries.append((entry, record.dumps()))
+    added: list[str] = []
+    already: list[str] = []
+    seen: set[str] = set()
+    for entry, text in entries:
+        if entry.key in seen or sink.has_game(entry.key):
+            already.append(entry.key)
+            continue
+        seen.add(entry.key)
+        sequence = sink.next_sequence(entry.group, entry.played)
+        sink.add_game(replace(entry, sequence=sequence), text)
+        added.append(entry.key)
+    return ImportReport(tuple(added), tuple(already))

@@ -1,0 +1,1 @@
+"""The league's schema revisions, oldest first."""

@@ -1,0 +1,191 @@
+"""What people see of the league, as JSON-ready dicts (docs/league.md).
+
+One function per view: ``standings``, ``player_card``, ``week``, ``streaks``,
+``tray_log``, ``stakes_view``, ``head_to_head_view``. Each takes the games (a group's
+``GameEntry`` list, e.g. ``LeagueStore.entries(group)``) and returns plain dicts and lists
+of str, int, float, bool and None, so the terminal (``tricktable league``), ``--json`` and
+the web pages show the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+from .model import THREEB, GameEntry, LeagueError, in_order
+from .stats import head_to_head, player_stats, stakes
+from .threeb import Standing, threeb_history, week_of
+
+
+def _period(year: int | None) -> tuple[date | None, date | None]:
+    if year is None:
+        return None, None
+    return date(year, 1, 1), date(year, 12, 31)
+
+
+def _money(value: Fraction) -> float:
+    return float(value)
+
+
+def _stats_rows(entries: Sequence[GameEntry], by_game: bool = True) -> list[dict[str, Any]]:
+    return [
+        {
+            **asdict(s),
+            "average_score": round(s.average_score, 1),
+            "win_rate": round(s.win_rate, 3),
+            "declarer_rate": round(s.declarer_rate, 3),
+            "declarer_success": round(s.declarer_success, 3),
+        }
+        for s in player_stats(entries, by_game=by_game)
+    ]
+
+
+def _standing_row(rank: int, s: Standing) -> dict[str, Any]:
+    return {"rank": rank, **asdict(s)}
+
+
+def _ranked(rows: list[Standing]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, s in enumerate(rows):
+        same = out and out[-1]["stars"] == s.stars and out[-1]["trays"] == s.trays
+        out.append(_standing_row(out[-1]["rank"] if same else i + 1, s))
+    return out
+
+
+def standings(entries: Sequence[GameEntry], year: int | None = None) -> dict[str, Any]:
+    """The group's standings: the 3B score sheet and every game's per-player totals, for
+    one calendar year or all time."""
+    start, end = _period(year)
+    games = [e for e in entries if (start is None or e.played >= start)
+             and (end is None or e.played <= end)]
+    history = threeb_history(entries)
+    return {
+        "year": year,
+        "games": len(games),
+        "sessions": len({(e.group, e.session_name) for e in games}),
+        "threeb": _ranked(history.standings(start, end)),
+        "players": _stats_rows(games),
+    }
+
+
+def player_card(entries: Sequence[GameEntry], person: str) -> dict[str, Any]:
+    """One person's card: totals per game, the 3B line of every year and all time, his
+    winning streaks, marks, head-to-head records and every result in order (for a chart)."""
+    mine = [e for e in in_order(list(entries)) if person in e.people]
+    if not mine:
+        known = sorted({p for e in entries for p in e.people})
+        raise LeagueError(
+            f"{person!r} has played no game here; players: {', '.join(known) or 'none'}"
+        )
+    history = threeb_history(entries)
+    years = sorted({e.played.year for e in mine if e.game == THREEB})
+    threeb_by_year = {}
+    for y in years:
+        line = next((s for s in history.standings(*_period(y)) if s.person == person), None)
+        if line is not None:
+            threeb_by_year[str(y)] = asdict(line)
+    all_time = next((s for s in history.standings() if s.person == person), None)
+    results = []
+    for e in mine:
+        r = e.result_of(person)
+        assert r is not None
+        results.append({"played": e.played.isoformat(), "game": e.game, "key": e.key,
+                        "session": e.session_name, "score": r.score, "won": r.won})
+    return {
+        "person": person,
+        "games": [row for row in _stats_rows(mine) if row["person"] == person],
+        "threeb": None if all_time is None else asdict(all_time),
+        "threeb_by_year": threeb_by_year,
+        "streaks": [_streak(rank, s) for rank, s in history.ranked_streaks(1)
+                    if s.person == person],
+        "marks": [_event(e) for e in history.marks() if e.person == person],
+        "head_to_head": [
+            {"opponent": h.second if h.first == person else h.first, "games": h.games,
+             "ahead": h.first_ahead if h.first == person else h.second_ahead,
+             "behind": h.second_ahead if h.first == person else h.first_ahead}
+            for h in head_to_head(mine) if person in (h.first, h.second)
+        ],
+        "results": results,
+    }
+
+
+def _streak(rank: int, s: Any) -> dict[str, Any]:
+    return {"rank": rank, "person": s.person, "length": s.length,
+            "start": s.start.isoformat(), "end": s.end.isoformat(), "ongoing": s.ongoing}
+
+
+def _event(e: Any) -> dict[str, Any]:
+    return {"played": e.played.isoformat(), "key": e.key, "session": e.session,
+            "person": e.person, "kind": e.kind, "count": e.count, "detail": e.detail}
+
+
+def week(entries: Sequence[GameEntry], day: date) -> dict[str, Any]:
+    """The calendar week (Monday to Sunday) holding ``day``: its games, its 3B lines (stars,
+    outside stars, trays...) and the stars and chits it gave."""
+    monday, sunday = week_of(day)
+    history = threeb_history(entries)
+    games = [e for e in in_order(list(entries)) if monday <= e.played <= sunday]
+    awards = ("outside-star", "gold-star", "red-star", "chit-earned", "chit-spent",
+              "chit-lost", "trays-forgot", "trays-carried", "deck-owed", "decks-brought")
+    return {
+        "monday": monday.isoformat(),
+        "sunday": sunday.isoformat(),
+        "games": [
+            {"played": e.played.isoformat(), "key": e.key, "game": e.game,
+             "session": e.session_name, "winners": list(e.winners),
+             "tray_person": e.threeb.tray_person if e.threeb else None}
+            for e in games
+        ],
+        "threeb": _ranked([s for s in history.standings(monday, sunday) if s.games]),
+        "events": [_event(e) for e in history.between(monday, sunday) if e.kind in awards],
+    }
+
+
+def streaks(entries: Sequence[GameEntry], minimum: int = 2) -> list[dict[str, Any]]:
+    """The 3B winning streaks of ``minimum`` wins or more, ranked."""
+    return [_streak(rank, s) for rank, s in threeb_history(entries).ranked_streaks(minimum)]
+
+
+def tray_log(entries: Sequence[GameEntry]) -> dict[str, Any]:
+    """Every 3B game's tray person, chit and carrier, the violator and what is owed."""
+    h = threeb_history(entries)
+    return {
+        "games": [
+            {**{k: v for k, v in asdict(t).items() if k != "played"},
+             "played": t.played.isoformat()}
+            for t in h.tray_log
+        ],
+        "violator": h.violator,
+        "trays_owed": h.trays_owed,
+        "decks_owed": dict(h.decks_owed),
+        "chits_held": {p: [{"source": c.source, "earned": c.earned.isoformat()} for c in cs]
+                       for p, cs in h.chits_held.items() if cs},
+    }
+
+
+def stakes_view(entries: Sequence[GameEntry], session: str | None = None) -> dict[str, Any]:
+    """Paperless stakes over a session (or all games): the debts, balances, settle-up."""
+    report = stakes(entries, session)
+    return {
+        "session": session,
+        "debts": [{"key": k, "debtor": d.debtor, "creditor": d.creditor,
+                   "points": _money(d.points), "amount": _money(d.amount)}
+                  for k, d in report.debts],
+        "balance": {p: _money(v) for p, v in sorted(report.balance.items())},
+        "points_balance": {p: _money(v) for p, v in sorted(report.points_balance.items())},
+        "settle": [{"debtor": d.debtor, "creditor": d.creditor, "points": _money(d.points),
+                    "amount": _money(d.amount)} for d in report.settle],
+    }
+
+
+def head_to_head_view(entries: Sequence[GameEntry], game: str | None = None
+                      ) -> list[dict[str, Any]]:
+    return [asdict(h) for h in head_to_head(entries, game)]
+
+
+def session_stars(entries: Sequence[GameEntry]) -> dict[str, dict[str, int]]:
+    """3B stars (wins) per session."""
+    return threeb_history(entries).session_stars()
