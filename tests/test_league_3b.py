@@ -102,6 +102,7 @@ def test_three_wins_in_one_calendar_week_monday_to_sunday() -> None:
     monday, sunday = week_of(date(2026, 11, 15))
     assert (monday, sunday) == (date(2026, 11, 9), date(2026, 11, 15))
     week = {r.person: r for r in h.standings(monday, sunday)}
+    assert h.standings(date(2025, 1, 1), date(2025, 12, 31)) == []
     assert week["Bob"].stars == 3 and week["Bob"].outside_stars == 1
     assert [week[p].trays for p in PEOPLE] == [1, 0, 1, 1]
     assert week["Ann"].gold_stars == 0 and week["Bob"].gold_stars == 1

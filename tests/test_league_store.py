@@ -79,6 +79,18 @@ def test_a_season_round_trips_through_the_store() -> None:
     assert store.entries("another") == []
 
 
+def test_stars_per_session_and_standings_views() -> None:
+    out = views.session_stars(season())
+    assert [(x["session"], x["games"], x["stars"]) for x in out[3:6]] == [
+        ("2026-11-05", 1, {"Ann": 1}), ("2026-11-06", 1, {"Bob": 1}),
+        ("2026-11-09", 2, {"Bob": 2})]
+    table = views.standings(season(), 2026)
+    assert [(r["rank"], r["person"], r["stars"]) for r in table["threeb"]] == [
+        (1, "Bob", 5), (2, "Ann", 4), (3, "Cy", 1), (4, "Di", 0)]
+    assert table["games"] == 10 and table["sessions"] == 9
+    assert views.standings(season(), 2025)["threeb"] == []
+
+
 def test_a_mark_is_stored_only_if_the_rules_allow_it() -> None:
     store = LeagueStore("sqlite:///:memory:")
     games = season()
@@ -185,7 +197,10 @@ def test_league_in_the_terminal(month: list[tuple[Path, date]], tmp_path: Path) 
     assert (week["monday"], week["sunday"]) == ("2026-11-02", "2026-11-08")
     assert len(week["games"]) == 6  # Monday to Thursday, two on Friday
     assert sum(r["stars"] for r in week["threeb"]) == 6
-    for command in ("week", "streaks", "trays", "games", "stakes"):
+    sessions = json.loads(run("sessions", "--json", db=db).output)["sessions"]
+    assert len(sessions) == 20 and sum(sum(x["stars"].values()) for x in sessions) == 24
+    assert [x["games"] for x in sessions[:5]] == [1, 1, 1, 1, 2]
+    for command in ("week", "streaks", "trays", "games", "stakes", "sessions", "h2h"):
         result = run(command, "--day", "2026-11-08", db=db) if command == "week" else run(
             command, db=db)
         assert result.exit_code == 0, (command, result.output)

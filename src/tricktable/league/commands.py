@@ -458,6 +458,56 @@ def stakes_command(
         stdout.print(f"{d['debtor']} pays {d['creditor']} {d[unit]:.2f}")
 
 
+@league_app.command("sessions")
+def sessions_command(
+    group: GroupOption = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """3B stars per session: a star next to the name for each game won."""
+    from . import views
+
+    with _store(db) as store:
+        name, entries = _entries(store, group)
+        out = views.session_stars(entries)
+    if as_json:
+        _print_json({"group": name, "sessions": out})
+        return
+    table = _table(f"{name} — stars per session (3B)")
+    for col in ("session", "day", "games", "stars"):
+        table.add_column(col, no_wrap=col != "stars")
+    for s in out:
+        table.add_row(s["session"], s["played"], str(s["games"]),
+                      ", ".join(f"{p} {'★' * n}" for p, n in s["stars"].items()))
+    stdout.print(table)
+
+
+@league_app.command("h2h")
+def h2h_command(
+    group: GroupOption = None,
+    game: Annotated[str | None, typer.Option("--game", help="One game only.")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Head-to-head records: games on opposite sides and who finished ahead."""
+    from . import views
+
+    with _store(db) as store:
+        name, entries = _entries(store, group)
+        out = views.head_to_head_view(entries, game)
+    if as_json:
+        _print_json({"group": name, "game": game, "head_to_head": out})
+        return
+    table = _table(f"{name} — head to head" + (f", {game}" if game else ""))
+    for col in ("player", "against", "games", "ahead", "behind"):
+        table.add_column(col, justify="right" if col in ("games", "ahead", "behind")
+                         else "left")
+    for h in out:
+        table.add_row(h["first"], h["second"], str(h["games"]), str(h["first_ahead"]),
+                      str(h["second_ahead"]))
+    stdout.print(table)
+
+
 @league_app.command("games")
 def games_command(
     group: GroupOption = None,

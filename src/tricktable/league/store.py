@@ -34,6 +34,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 from .model import (
@@ -276,6 +277,14 @@ class LeagueStore:
         changes) if a game with the same key is already stored."""
         if not entry.group:
             raise LeagueError("a game belongs to a group: name one")
+        try:
+            return self._add_game(entry, record)
+        except IntegrityError:  # another import stored the same game meanwhile
+            if self.has_game(entry.key):
+                return False
+            raise
+
+    def _add_game(self, entry: GameEntry, record: str | None) -> bool:
         with self.session() as s:
             if s.scalar(select(GameRow.id).where(GameRow.key == entry.key)) is not None:
                 return False

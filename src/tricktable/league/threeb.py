@@ -160,9 +160,9 @@ class ThreeBHistory:
         ]
 
     def standings(self, start: date | None = None, end: date | None = None) -> list[Standing]:
-        """Everyone's line over the period (inclusive; None: open), best first: most
-        stars, then fewest trays, then name. What is held (chits, trays and decks owed,
-        the current streak) is as after the last game."""
+        """The line of everyone who played in the period (inclusive; None: open), best
+        first: most stars, then fewest trays, then name. What is held (chits, trays and
+        decks owed, the current streak) is as after the last game."""
         rows = {p: Standing(p) for p in self.people}
         counted = {
             GAME: "games", WIN: "stars", OUTSIDE_STAR: "outside_stars",
@@ -186,8 +186,9 @@ class ThreeBHistory:
             row.chits_held = len(self.chits_held.get(p, ()))
             row.trays_owed = self.trays_owed if p == self.violator else 0
             row.decks_owed = self.decks_owed.get(p, 0)
-        active = [r for r in rows.values() if r.games or r.chits_held or r.trays_owed
-                  or r.decks_owed]
+        everyone = start is None and end is None  # all time: also those who only owe
+        active = [r for r in rows.values() if r.games or (everyone and (
+            r.chits_held or r.trays_owed or r.decks_owed))]
         return sorted(active, key=lambda r: (-r.stars, r.trays, r.person))
 
     def session_stars(self) -> dict[str, dict[str, int]]:

@@ -68,6 +68,7 @@ def standings(entries: Sequence[GameEntry], year: int | None = None) -> dict[str
         "sessions": len({(e.group, e.session_name) for e in games}),
         "threeb": _ranked(history.standings(start, end)),
         "players": _stats_rows(games),
+        "head_to_head": head_to_head_view(games),
     }
 
 
@@ -186,6 +187,16 @@ def head_to_head_view(entries: Sequence[GameEntry], game: str | None = None
     return [asdict(h) for h in head_to_head(entries, game)]
 
 
-def session_stars(entries: Sequence[GameEntry]) -> dict[str, dict[str, int]]:
-    """3B stars (wins) per session."""
-    return threeb_history(entries).session_stars()
+def session_stars(entries: Sequence[GameEntry]) -> list[dict[str, Any]]:
+    """3B stars (games won) per session, in the order played: each session's date, its
+    3B games and the stars of each player who won one."""
+    games: dict[str, list[GameEntry]] = {}
+    for e in in_order(list(entries)):
+        if e.game == THREEB:
+            games.setdefault(e.session_name, []).append(e)
+    stars = threeb_history(entries).session_stars()
+    return [
+        {"session": name, "played": played[0].played.isoformat(), "games": len(played),
+         "stars": dict(sorted(stars.get(name, {}).items(), key=lambda kv: (-kv[1], kv[0])))}
+        for name, played in games.items()
+    ]
