@@ -1,0 +1,64 @@
+"""Random card-play positions of any game, for the solver's tests and benchmark.
+
+A game is played from its first deal with random legal actions (bids, exchanges,
+declarations as the game allows) until the seats hold at most ``cards_left`` cards each,
+possibly in the middle of a trick. Every action goes through ``step``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.actions import Play
+from ..engine.game import make_game, step
+from ..engine.state import Phase, State
+
+GAME_SETTINGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("spades", {}),
+    ("spades", {"spades_broken": False}),
+    ("dummy-hand-spades", {}),
+    ("3b-spades", {"players": 3}),
+    ("3b-spades", {"players": 4}),
+    ("3b-spades", {"players": 4, "ace_calls": False}),
+    ("3b-spades", {"players": 5}),
+    ("dummy-whist", {}),
+    ("dummy-whist", {"jokers": True}),
+    ("dummy-whist", {"jokers": True, "joker_must_throw": False}),
+    ("dummy-whist", {"honour": True}),
+    ("double-dummy-whist", {}),
+    ("paperless-spades", {}),
+)
+"""Every game, and the options that change the card play."""
+
+
+def random_play_state(
+    name: str, options: dict[str, Any], rng: random.Random, cards_left: int,
+    mid_trick: bool = True,
+) -> State:
+    """A state of game ``name`` in its play phase with at most ``cards_left`` cards in any
+    hand; with ``mid_trick`` it may stop inside a trick, otherwise at a trick's start."""
+    game = make_game(name, options)
+    state = game.new_game()
+    stop_in_trick = mid_trick and rng.random() < 0.6
+    for _ in range(100_000):
+        phase = state.phase
+        if phase in (Phase.DEAL, Phase.SCORING):
+            step(state, game.random_deal(state, rng))
+            continue
+        if phase is Phase.GAME_OVER:
+            state = game.new_game()
+            continue
+        actions = game.legal_actions(state)
+        if phase is Phase.PLAY:
+            if max(state.hand_size) <= cards_left and (
+                not state.trick_cards or (stop_in_trick and rng.random() < 0.5)
+            ):
+                return state
+            actions = [a for a in actions if isinstance(a, Play)]
+            if name == "dummy-whist" and options.get("honour"):
+                # keep to the strict rules: a renege is not a double-dummy line
+                strict = game.strict_plays(state)  # type: ignore[attr-defined]
+                actions = [a for a in actions if isinstance(a, Play) and strict >> a.card & 1]
+        step(state, rng.choice(actions))
+    raise RuntimeError(f"no play position reached in {name}")

@@ -1,0 +1,209 @@
+"""The double-dummy solver: the exact number of the remaining tricks a set of seats takes
+when every seat sees every card.
+
+    solver = Solver()
+    solver.tricks(position_of(state), counted=side, maximizers=side)
+
+Three kinds of question use the same search:
+
+- two sides (partnerships, declarer and dummy against the defenders): ``counted`` and
+  ``maximizers`` are the side;
+- one seat against all the others together (paranoid, for the cut-throat games): both
+  are the one seat;
+- a nil: ``nil_makeable`` asks whether the nil seat's side can keep it from taking any
+  trick, the other seats playing to make it take one.
+
+The kernel (numba) is imported on the first solve, never by merely importing this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..engine.cards import NO_SUIT, cards_of
+from ..engine.order import CardOrder
+from ..engine.state import State
+from .position import Move, PlayRules, Position, play, position_of, seats_mask
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def side_of(state: State, seat: int) -> int:
+    """The seats (a mask) that play together with ``seat``: a partnership, a declarer and
+    the dummy he controls (the defenders are then one side too), or the seat alone in a
+    cut-throat game."""
+    game = state.game
+    n = game.num_seats
+    if game.partnership:
+        return seats_mask(s for s in range(n) if s % 2 == seat % 2)
+    groups: dict[int, int] = {}
+    for s in range(n):
+        c = game.controller(state, s)
+        key = c if c >= 0 else s  # a dummy before the auction has made a declarer
+        groups[key] = groups.get(key, 0) | 1 << s
+    c = game.controller(state, seat)
+    mine = groups.get(c if c >= 0 else seat, 1 << seat)
+    shared = [g for g in groups.values() if g.bit_count() > 1]
+    if not shared:
+        return 1 << seat
+    if mine.bit_count() > 1:
+        return mine
+    together = 0
+    for g in shared:
+        together |= g
+    return ((1 << n) - 1) & ~together
+
+
+def _encode_card(order: CardOrder, c: int) -> tuple[int, int]:
+    suit = order.suit_of[c]
+    if suit < 0:
+        return 4, c - 52
+    return suit, order.rank_key(c) - 2
+
+
+def _per_suit(order: CardOrder, mask: int) -> list[int]:
+    out = [0] * 5
+    for c in cards_of(mask):
+        s, b = _encode_card(order, c)
+        out[s] |= 1 << b
+    return out
+
+
+class Solver:
+    """A reusable double-dummy solver: its transposition table is kept between positions
+    of the same hand and question, so reviewing a hand card by card is cheap."""
+
+    def __init__(self) -> None:
+        from . import kernel  # numba: compiled (or loaded from the cache) on first use
+
+        self._k = kernel
+        self._table = kernel.new_table()
+        self._moves = kernel.new_move_buffer()
+        self._generation = 0
+        self._setting: tuple[Any, ...] | None = None
+        self.nodes = 0
+
+    def _encode(self, pos: Position, counted: int, maximizers: int) -> np.ndarray:
+        import numpy as np
+
+        k = self._k
+        order = pos.order
+        st = np.zeros(k.STATE_SIZE, dtype=np.int64)
+        n = pos.num_seats
+        if n > k.MAX_SEATS or pos.tricks_left > k.MAX_TRICKS:
+            raise ValueError(
+                f"the solver handles up to {k.MAX_SEATS} seats and {k.MAX_TRICKS} tricks"
+            )
+        for seat, hand in enumerate(pos.hands):
+            for s, m in enumerate(_per_suit(order, hand)):
+                st[k.HANDS + seat * 5 + s] = m
+        for seat, nxt in enumerate(pos.next_seat):
+            st[k.NEXT + seat] = nxt
+        st[k.TRICKS_LEFT] = pos.tricks_left
+        for i, (seat, c) in enumerate(pos.trick):
+            s, b = _encode_card(order, c)
+            at = k.TRICK_CARDS + (pos.tricks_left * k.MAX_SEATS + i) * 4
+            st[at + k.T_SUIT] = s
+            st[at + k.T_BIT] = b
+            st[at + k.T_LOW] = pos.trick_low_aces >> i & 1
+            st[at + k.T_SEAT] = seat
+        st[k.N_TRICK] = len(pos.trick)
+        st[k.LED] = pos.led_suit
+        st[k.BROKEN] = int(pos.trump_broken)
+        st[k.TO_ACT] = pos.to_act
+        st[k.N_SEATS] = n
+        st[k.TRICK_SIZE] = pos.trick_size
+        st[k.TRUMP] = order.trump if order.trump != NO_SUIT else -1
+        st[k.MAXIMIZERS] = maximizers
+        st[k.COUNTED] = counted
+        st[k.TRICKS_LEFT] = pos.tricks_left
+        rules = pos.rules
+        for r, mask in enumerate((
+            rules.lead_blocked_until_broken, rules.lead_blocked, rules.must_throw_when_void,
+            rules.not_after_suitless_lead, rules.ace_low,
+        )):
+            for s, m in enumerate(_per_suit(order, mask)):
+                st[k.RULES + r * 5 + s] = m
+        setting = (order, rules, pos.next_seat, pos.trick_size, counted, maximizers)
+        if setting != self._setting:
+            self._setting = setting
+            self._generation += 1
+        st[k.GENERATION] = self._generation
+        return st
+
+    def tricks(
+        self, pos: Position, counted: int, maximizers: int | None = None, guess: int = -1
+    ) -> int:
+        """Tricks the ``counted`` seats take from the rest of the hand (the trick in
+        progress included), the ``maximizers`` (by default the same seats) playing for
+        more and everyone else for fewer."""
+        if pos.tricks_left == 0:
+            return 0
+        maxi = counted if maximizers is None else maximizers
+        st = self._encode(pos, counted, maxi)
+        if guess < 0:
+            guess = (pos.tricks_left + 1) // 2
+        value = int(self._k.solve(st, self._table, self._moves, guess))
+        self.nodes += int(st[self._k.NODES])
+        return value
+
+    def at_least(self, pos: Position, counted: int, maximizers: int, target: int) -> bool:
+        """Do the maximizers get at least ``target`` counted tricks? (one search)"""
+        if target <= 0:
+            return True
+        if target > pos.tricks_left:
+            return False
+        st = self._encode(pos, counted, maximizers)
+        result = bool(self._k.test_target(st, self._table, self._moves, target))
+        self.nodes += int(st[self._k.NODES])
+        return result
+
+    def move_values(
+        self, pos: Position, counted: int, maximizers: int | None = None,
+        moves: Iterable[Move] | None = None,
+    ) -> list[tuple[Move, int]]:
+        """Each legal move (or those given) with the counted tricks of the rest of the hand
+        after it, its own trick included."""
+        maxi = counted if maximizers is None else maximizers
+        out = []
+        for move in pos.legal_moves() if moves is None else moves:
+            nxt, winner = play(pos, move)
+            gained = 1 if winner >= 0 and counted >> winner & 1 else 0
+            out.append((move, gained + self.tricks(nxt, counted, maxi)))
+        return out
+
+    def nil_makeable(self, pos: Position, nil_seat: int, nil_side: int) -> bool:
+        """Can the seats of ``nil_side`` keep ``nil_seat`` from taking any more trick?"""
+        others = ((1 << pos.num_seats) - 1) & ~nil_side
+        return not self.at_least(pos, 1 << nil_seat, others, 1)
+
+
+_shared: Solver | None = None
+
+
+def shared_solver() -> Solver:
+    """One solver per process (its table is 19 MB)."""
+    global _shared
+    if _shared is None:
+        _shared = Solver()
+    return _shared
+
+
+def solve(state: State, seat: int) -> int:
+    """Tricks of the rest of the hand that ``seat``'s side takes, double dummy."""
+    side = side_of(state, seat)
+    return shared_solver().tricks(position_of(state), side)
+
+
+__all__ = [
+    "Move",
+    "PlayRules",
+    "Position",
+    "Solver",
+    "position_of",
+    "shared_solver",
+    "side_of",
+    "solve",
+]

@@ -1,0 +1,160 @@
+"""The double-dummy solver against the plain-minimax reference, on small positions of
+every game (every card order the games use, jokers, low aces, leading restrictions, 3, 4
+and 5 seats), and its legal moves against the engine's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tricktable.engine.cards import JOKERS, card, cards_of, parse_set
+from tricktable.engine.order import CardOrder
+from tricktable.search.position import Move, PlayRules, Position, play, position_of
+from tricktable.search.random_positions import GAME_SETTINGS, random_play_state
+from tricktable.search.reference import reference_move_values, reference_tricks
+from tricktable.search.solver import Solver, shared_solver, side_of
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+IDS = [f"{name}{''.join(f'-{k}={v}' for k, v in opts.items())}" for name, opts in GAME_SETTINGS]
+
+
+def questions(state_seat: int, side: int, num_seats: int) -> list[tuple[int, int]]:
+    """(counted, maximizers): the side; the seat alone (paranoid); a nil of the seat."""
+    everyone = (1 << num_seats) - 1
+    return [(side, side), (1 << state_seat, 1 << state_seat), (1 << state_seat, everyone & ~side)]
+
+
+@pytest.mark.parametrize(("name", "options"), GAME_SETTINGS, ids=IDS)
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(seed=SEEDS)
+def test_solver_equals_reference(name: str, options: dict[str, object], seed: int) -> None:
+    rng = random.Random(seed)
+    state = random_play_state(name, options, rng, rng.choice((1, 2, 3)))
+    pos = position_of(state)
+    seat = state.to_act
+    solver = shared_solver()
+    for counted, maximizers in questions(seat, side_of(state, seat), pos.num_seats):
+        expected = reference_tricks(pos, counted, maximizers)
+        assert solver.tricks(pos, counted, maximizers) == expected, (counted, maximizers, pos)
+
+
+@pytest.mark.parametrize(("name", "options"), GAME_SETTINGS, ids=IDS)
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=SEEDS)
+def test_legal_moves_are_the_engines(name: str, options: dict[str, object], seed: int) -> None:
+    """Deep in the hand or early, the solver's playable cards are the engine's hooks'."""
+    rng = random.Random(seed)
+    state = random_play_state(name, options, rng, rng.randint(1, 13))
+    game = state.game
+    pos = position_of(state)
+    hand = state.hands[state.to_act]
+    engine = game.follow_mask(state, hand) if state.trick_cards else game.lead_mask(state, hand)
+    assert pos.legal_cards() == engine
+    if not options.get("honour"):
+        assert pos.legal_cards() == game.legal_plays(state)
+    low = {a.card for a in game.legal_actions(state) if getattr(a, "ace_low", False)}
+    assert {m.card for m in pos.legal_moves() if m.low} == low
+
+
+@pytest.mark.parametrize(("name", "options"), GAME_SETTINGS, ids=IDS)
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(seed=SEEDS)
+def test_value_is_the_best_child(name: str, options: dict[str, object], seed: int) -> None:
+    """A position's value is the best of its children's for the seat to play, on bigger
+    positions than the reference can afford."""
+    rng = random.Random(seed)
+    state = random_play_state(name, options, rng, rng.choice((4, 5, 6)))
+    pos = position_of(state)
+    side = side_of(state, state.to_act)
+    solver = shared_solver()
+    value = solver.tricks(pos, side)
+    children = [v for _, v in solver.move_values(pos, side)]
+    assert value == max(children)
+    # and from a defender's chair the same position is the rest of the tricks
+    other = ((1 << pos.num_seats) - 1) & ~side
+    assert solver.tricks(pos, other) == pos.tricks_left - value
+
+
+def test_move_values_match_the_reference() -> None:
+    rng = random.Random(5)
+    solver = Solver()
+    for name, options in GAME_SETTINGS:
+        state = random_play_state(name, options, rng, 2)
+        pos = position_of(state)
+        side = side_of(state, state.to_act)
+        assert solver.move_values(pos, side) == reference_move_values(pos, side, side)
+
+
+# --- hand-made positions ------------------------------------------------------------------
+
+
+def four_hands(*texts: str) -> tuple[int, ...]:
+    return tuple(parse_set(t) for t in texts)
+
+
+NO_RULES = PlayRules()
+
+
+def simple(hands: tuple[int, ...], order: CardOrder, rules: PlayRules = NO_RULES,
+           to_act: int = 0, broken: bool = False) -> Position:
+    n = len(hands)
+    return Position(
+        hands, tuple((s + 1) % n for s in range(n)), to_act, (), 0, -1, n, order, broken,
+        rules, (0,) * n,
+    )
+
+
+def test_a_squeeze_counted_by_hand() -> None:
+    """No trump, North to lead, North-South take all three tricks by a simple squeeze:
+    South cashes... here the count is checked against the reference and by hand: the
+    ace of spades, then the long heart, and the diamond both make."""
+    hands = four_hands("AS 2H 2D", "KS KH 3D", "3S 4H AD", "4S 5H 4D")
+    pos = simple(hands, CardOrder())
+    assert shared_solver().tricks(pos, 0b0101) == reference_tricks(pos, 0b0101, 0b0101)
+
+
+def test_spades_not_broken_changes_the_lead() -> None:
+    """Seat 0 holds the ace of spades and a small heart: with spades unbroken only the
+    heart may lead (and the opponents make their king of hearts and then their long
+    diamond); with them broken the ace leads too."""
+    hands = four_hands("AS 2H 2C", "KH 3D 4D", "3C 4C 5C", "3H 5D 6D")
+    spade_mask = parse_set(" ".join(f"{r}S" for r in "23456789TJQKA"))
+    rules = PlayRules(lead_blocked_until_broken=spade_mask)
+    order = CardOrder(trump=0)
+    unbroken = simple(hands, order, rules)
+    assert unbroken.legal_moves() == [Move(card(0, 1)), Move(card(0, 3))]
+    broken = simple(hands, order, rules, broken=True)
+    assert Move(card(12, 0)) in broken.legal_moves()
+    for pos in (unbroken, broken):
+        assert shared_solver().tricks(pos, 0b0101) == reference_tricks(pos, 0b0101, 0b0101)
+
+
+def test_a_low_ace_ducks_a_nil() -> None:
+    """3B with ace calls: the nil seat holds only the ace of hearts and must follow a heart
+    lead; called low it loses to the two."""
+    hands = four_hands("2H 3C", "AH 4C", "5C 6C", "7C 8C")
+    order = CardOrder(trump=0)
+    ace_of_hearts = card(12, 1)
+    rules = PlayRules(ace_low=1 << ace_of_hearts)
+    pos = simple(hands, order, rules)
+    nil_seat = 1
+    everyone_else = 0b1101
+    assert shared_solver().nil_makeable(pos, nil_seat, 1 << nil_seat)
+    assert not shared_solver().nil_makeable(simple(hands, order), nil_seat, 1 << nil_seat)
+    assert reference_tricks(pos, 1 << nil_seat, everyone_else) == 0
+
+
+def test_no_trump_jokers_never_win_and_lead_last() -> None:
+    """Whist no-trump: a joker is of no suit and never wins; it may lead only alone."""
+    order = CardOrder(trump=-1, jokers_trump=False)
+    hands = (parse_set("BJ 2S"), parse_set("3S 4D"), parse_set("5D 6D"), parse_set("7D 8D"))
+    rules = PlayRules(lead_blocked=JOKERS, not_after_suitless_lead=JOKERS)
+    pos = simple(hands, order, rules)
+    assert pos.legal_moves() == [Move(card(0, 0))]
+    assert shared_solver().tricks(pos, 0b0001, 0b0001) == reference_tricks(pos, 1, 1)
+    after, winner = play(pos, Move(card(0, 0)))
+    assert winner == -1 and after.to_act == 1
+    assert [c for c in cards_of(after.hands[0])] == [53]
