@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from tricktable.engine.cards import NO_SUIT, RANK_LETTERS, SUITED, cards_of, shuffled
-from tricktable.engine.order import CardOrder
-from tricktable.search.position import PlayRules, Position
+from tricktable.engine.cards import NO_SUIT
+from tricktable.search.position import Position
+from tricktable.search.random_positions import pbn, random_bridge_position
 from tricktable.search.solver import shared_solver
 
 endplay_types = pytest.importorskip("endplay.types")
@@ -17,30 +17,6 @@ dds = pytest.importorskip("endplay.dds")
 solve_mode = pytest.importorskip("endplay.dds.solve").SolveMode
 
 STRAINS = (0, 1, 2, 3, NO_SUIT)  # spades, hearts, diamonds, clubs, no trump
-
-
-def pbn(hands: tuple[int, ...]) -> str:
-    """A deal in PBN, seat 0 as North, then East, South, West."""
-    parts = []
-    for hand in hands:
-        suits = []
-        for suit in range(4):
-            ranks = sorted((c % 13 for c in cards_of(hand) if c // 13 == suit), reverse=True)
-            suits.append("".join(RANK_LETTERS[r] for r in ranks))
-        parts.append(".".join(suits))
-    return "N:" + " ".join(parts)
-
-
-def random_bridge_position(rng: random.Random, per_hand: int, strain: int) -> Position:
-    cards = shuffled(SUITED, rng)
-    hands = tuple(
-        sum(1 << c for c in cards[s * per_hand : (s + 1) * per_hand]) for s in range(4)
-    )
-    leader = rng.randrange(4)
-    order = CardOrder(trump=strain)
-    return Position(
-        hands, (1, 2, 3, 0), leader, (), 0, -1, 4, order, False, PlayRules(), (0, 0, 0, 0)
-    )
 
 
 def dds_tricks(pos: Position) -> int:

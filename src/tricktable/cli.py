@@ -296,6 +296,27 @@ def simulate_command(
         stdout.print(f"records saved in {records}/")
 
 
+@app.command("analyze")
+def analyze_command(
+    file: Annotated[Path, typer.Argument(help="A game record (tricktable-record/1 JSON).")],
+    hand: Annotated[int | None, typer.Option("--hand", help="Only this hand (1-based).")] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="Only this seat's cards.")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of tables.")
+    ] = False,
+) -> None:
+    """Double-dummy review: for every card played, the tricks the player's side could take
+    before and after it, the cards that cost tricks and the better ones; nils; par."""
+    from .analysis import analyze_to_console  # the solver is loaded only by this command
+
+    try:
+        record = load_record(file)
+        analyze_to_console(record, file.name, hand, seat, as_json, stdout, stderr)
+    except RecordError as e:
+        print(f"tricktable analyze: {file}: {e}", file=sys.stderr)
+        raise typer.Exit(2) from None
+
+
 # --- league (players, sessions, standings across games) -----------------------------------
 
 from .league.commands import league_app  # noqa: E402  (the sub-app lives with the league)

@@ -54,7 +54,9 @@ GENERATION = NODES + 1  # transposition entries of other generations are empty
 # The cards of each trick, kept apart per trick (by tricks left) so that a deeper trick
 # never overwrites the one a search is in the middle of: four fields per card.
 MAX_TRICKS = 18
-TRICK_CARDS = GENERATION + 1
+PROBES = GENERATION + 1  # transposition table look-ups (statistics)
+HITS = PROBES + 1  # ... that ended the search of the position
+TRICK_CARDS = HITS + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -64,9 +66,9 @@ def trick_card(st: np.ndarray, i: int) -> int:
     """Where the i-th card of the trick in progress is kept."""
     return TRICK_CARDS + (int(st[TRICKS_LEFT]) * MAX_SEATS + i) * 4
 
-# --- the transposition table: entries of 6 key words, lower, upper, generation -------------
-TT_BITS = 18
-TT_ENTRY = 9
+# --- the transposition table ------------------------------------------------------------
+TT_BITS = 20
+TT_ENTRY = 10  # 6 key words, lower, upper, generation, best move (relative) + 1
 ACE_BIT = 12
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
 MAX_DEPTH = 18 * 6 + 1
@@ -74,8 +76,9 @@ MAX_DEPTH = 18 * 6 + 1
 STRIDE = MAX_MOVES * 2 + SUITS + 6
 
 
-def new_table() -> np.ndarray:
-    return np.zeros((1 << TT_BITS) * TT_ENTRY, dtype=np.int64)
+def new_table(bits: int = TT_BITS) -> np.ndarray:
+    """A transposition table of 2**bits entries (the hash picks an entry modulo that)."""
+    return np.zeros((1 << bits) * TT_ENTRY, dtype=np.int64)
 
 
 def new_move_buffer() -> np.ndarray:
@@ -177,7 +180,10 @@ def _suit_in_play(st: np.ndarray, suit: int) -> int:
 
 
 @njit(cache=True)
-def _gen_moves(st: np.ndarray, seat: int, mv: np.ndarray, at: int) -> int:
+def _gen_moves(
+    st: np.ndarray, seat: int, mv: np.ndarray, at: int, pref_suit: int, pref_bit: int,
+    pref_low: int,
+) -> int:
     """Write the moves of ``seat`` at mv[at:] (encoded suit * 64 + bit * 2 + low), best
     first by a heuristic score kept at mv[at + MAX_MOVES:]; returns how many."""
     al = at + 2 * MAX_MOVES
@@ -265,6 +271,8 @@ def _gen_moves(st: np.ndarray, seat: int, mv: np.ndarray, at: int) -> int:
                         sc = 80 - bit - (10 if s == trump and s != led else 0)
                     else:
                         sc = 30 - bit - (25 if s == trump else 0) + length
+                if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
+                    sc += 1000  # the best move here last time (transposition table)
                 mv[at + count] = s * 64 + bit * 2 + low
                 mv[score_at + count] = sc
                 count += 1
@@ -280,6 +288,20 @@ def _gen_moves(st: np.ndarray, seat: int, mv: np.ndarray, at: int) -> int:
         mv[at + j + 1] = kv
         mv[score_at + j + 1] = ks
     return count
+
+
+@njit(cache=True)
+def _bit_of_rank(st: np.ndarray, suit: int, rel: int) -> int:
+    """The rank bit of the card with ``rel`` cards of its suit above it in play."""
+    union = _suit_in_play(st, suit)
+    b = 14
+    while b >= 0:
+        if (union >> b) & 1:
+            if rel == 0:
+                return b
+            rel -= 1
+        b -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -315,7 +337,7 @@ def _key(st: np.ndarray, key: np.ndarray, k: int) -> int:
     key[k + 5] = misc
     h = (h ^ np.uint64(misc)) * np.uint64(0x100000001B3)
     h ^= h >> np.uint64(31)
-    return int(h & np.uint64((1 << TT_BITS) - 1))
+    return int(h & np.uint64((1 << 40) - 1))
 
 
 @njit(cache=True)
@@ -370,6 +392,9 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         return False
     n = st[N_TRICK]
     slot = -1
+    pref_suit = -1
+    pref_bit = -1
+    pref_low = 0
     at = depth * STRIDE
     k = at + 2 * MAX_MOVES + SUITS  # this depth's table key
     if n == 0:
@@ -381,7 +406,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                         return True
                 elif left - qt < target:
                     return False
-        slot = _key(st, mv, k) * TT_ENTRY
+        slot = (_key(st, mv, k) & (len(tt) // TT_ENTRY - 1)) * TT_ENTRY
+        st[PROBES] += 1
         if tt[slot + 8] == st[GENERATION]:
             same = True
             for i in range(6):
@@ -390,12 +416,20 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                     break
             if same:
                 if tt[slot + 6] >= target:
+                    st[HITS] += 1
                     return True
                 if tt[slot + 7] < target:
+                    st[HITS] += 1
                     return False
+                if tt[slot + 9] > 0:
+                    pref = tt[slot + 9] - 1
+                    pref_suit = pref >> 6
+                    pref_low = pref & 1
+                    pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
     seat = st[TO_ACT]
     maximizing = (st[MAXIMIZERS] >> seat) & 1
-    count = _gen_moves(st, seat, mv, at)
+    count = _gen_moves(st, seat, mv, at, pref_suit, pref_bit, pref_low)
+    best = -1
     result = not maximizing
     base = HANDS + seat * SUITS
     old_led = st[LED]
@@ -442,9 +476,11 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         st[base + s] |= 1 << bit
         if maximizing and r:
             result = True
+            best = code
             break
         if not maximizing and not r:
             result = False
+            best = code
             break
     if slot >= 0:
         # the slot may hold another position's bounds by now: then it is ours again
@@ -463,6 +499,12 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                 tt[slot + 6] = target
         elif target - 1 < tt[slot + 7]:
             tt[slot + 7] = target - 1
+        if best >= 0:
+            s = best >> 6
+            rel = _popcount(_suit_in_play(st, s) >> (((best >> 1) & 31) + 1))
+            tt[slot + 9] = (s * 32 + rel) * 2 + (best & 1) + 1
+        elif not same:
+            tt[slot + 9] = 0
     return result
 
 

@@ -11,8 +11,11 @@ import random
 from typing import Any
 
 from ..engine.actions import Play
+from ..engine.cards import RANK_LETTERS, SUITED, cards_of, shuffled
 from ..engine.game import make_game, step
+from ..engine.order import CardOrder
 from ..engine.state import Phase, State
+from .position import PlayRules, Position
 
 GAME_SETTINGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("spades", {}),
@@ -62,3 +65,29 @@ def random_play_state(
                 actions = [a for a in actions if isinstance(a, Play) and strict >> a.card & 1]
         step(state, rng.choice(actions))
     raise RuntimeError(f"no play position reached in {name}")
+
+
+def random_bridge_position(rng: random.Random, per_hand: int, strain: int) -> Position:
+    """A bridge-like position: four seats (0 North, then East, South, West) dealt
+    ``per_hand`` cards each from one deck, a random leader, ``strain`` a trump suit or
+    NO_SUIT, no leading restriction."""
+    cards = shuffled(SUITED, rng)
+    hands = tuple(
+        sum(1 << c for c in cards[s * per_hand : (s + 1) * per_hand]) for s in range(4)
+    )
+    return Position(
+        hands, (1, 2, 3, 0), rng.randrange(4), (), 0, -1, 4, CardOrder(trump=strain), False,
+        PlayRules(), (0, 0, 0, 0),
+    )
+
+
+def pbn(hands: tuple[int, ...]) -> str:
+    """Four hands in PBN (the notation DDS reads), seat 0 as North."""
+    parts = []
+    for hand in hands:
+        suits = []
+        for suit in range(4):
+            ranks = sorted((c % 13 for c in cards_of(hand) if c // 13 == suit), reverse=True)
+            suits.append("".join(RANK_LETTERS[r] for r in ranks))
+        parts.append(".".join(suits))
+    return "N:" + " ".join(parts)

@@ -75,11 +75,11 @@ class Solver:
     """A reusable double-dummy solver: its transposition table is kept between positions
     of the same hand and question, so reviewing a hand card by card is cheap."""
 
-    def __init__(self) -> None:
+    def __init__(self, table_bits: int = 20) -> None:
         from . import kernel  # numba: compiled (or loaded from the cache) on first use
 
         self._k = kernel
-        self._table = kernel.new_table()
+        self._table = kernel.new_table(table_bits)
         self._moves = kernel.new_move_buffer()
         self._generation = 0
         self._setting: tuple[Any, ...] | None = None
@@ -133,6 +133,11 @@ class Solver:
         st[k.GENERATION] = self._generation
         return st
 
+    def forget(self) -> None:
+        """Empty the transposition table (a new generation: no entry is valid)."""
+        self._generation += 1
+        self._setting = None
+
     def tricks(
         self, pos: Position, counted: int, maximizers: int | None = None, guess: int = -1
     ) -> int:
@@ -184,7 +189,7 @@ _shared: Solver | None = None
 
 
 def shared_solver() -> Solver:
-    """One solver per process (its table is 19 MB)."""
+    """One solver per process (its table is 80 MB of address space, touched as used)."""
     global _shared
     if _shared is None:
         _shared = Solver()

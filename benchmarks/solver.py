@@ -1,0 +1,117 @@
+"""The double-dummy solver against DDS (through endplay), one thread each.
+
+The same random bridge positions (four seats, two sides, the strains in turn, a random
+leader, no trick in progress) are solved by ours and by DDS at 13, 10 and 8 cards a hand;
+each answer is checked equal and timed (wall clock, ``time.perf_counter``). Our
+transposition table is emptied before each position, as DDS starts each new deal afresh.
+Then 3B positions, which DDS cannot solve: 17 cards a hand with 3 players and 13 with 4
+(one seat against the others), absolute times only. The kernel is compiled (or loaded from
+numba's cache) before any timing; the time that took is printed first.
+
+The last line is ``ratio: X``, our median over DDS's median at 13 cards.
+
+Run: ``.venv/bin/python benchmarks/solver.py [--n13 N] [--n10 N] [--n8 N] [--threeb N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+
+from endplay import _dds
+from endplay.dds import solve_board
+from endplay.dds.solve import SolveMode
+from endplay.types import Deal, Denom, Player
+
+from tricktable.engine.cards import NO_SUIT
+from tricktable.search.position import Position, position_of
+from tricktable.search.random_positions import pbn, random_bridge_position, random_play_state
+from tricktable.search.solver import Solver
+
+STRAINS = (0, 1, 2, 3, NO_SUIT)
+
+
+def dds_tricks(pos: Position) -> int:
+    deal = Deal(pbn(pos.hands))
+    deal.first = Player(pos.to_act)
+    deal.trump = Denom(4 if pos.order.trump == NO_SUIT else pos.order.trump)
+    return max(score for _, score in solve_board(deal, SolveMode.OptimalOne))
+
+
+def leader_side(pos: Position) -> int:
+    return 0b0101 if pos.to_act % 2 == 0 else 0b1010
+
+
+def timed(fn: object, *args: object) -> tuple[int, float]:
+    start = time.perf_counter()
+    value = fn(*args)  # type: ignore[operator]
+    return value, (time.perf_counter() - start) * 1000
+
+
+def describe(times: list[float]) -> str:
+    times = sorted(times)
+    p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+    return f"median {statistics.median(times):9.2f} ms   p90 {p90:9.2f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n13", type=int, default=10, help="positions at 13 cards a hand")
+    parser.add_argument("--n10", type=int, default=20, help="positions at 10 cards a hand")
+    parser.add_argument("--n8", type=int, default=40, help="positions at 8 cards a hand")
+    parser.add_argument("--threeb", type=int, default=2, help="3B positions of each kind")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    _dds.SetMaxThreads(1)
+    print(f"python {platform.python_version()}, {os.cpu_count()} cores (one used), "
+          f"load average {os.getloadavg()[0]:.2f}")
+
+    start = time.perf_counter()
+    solver = Solver()
+    warm = random_bridge_position(random.Random(0), 3, 0)
+    solver.tricks(warm, leader_side(warm))
+    print(f"kernel ready (compiled or loaded from cache) in {time.perf_counter() - start:.1f} s")
+
+    rng = random.Random(args.seed)
+    medians: dict[int, tuple[float, float]] = {}
+    for per_hand, count in ((13, args.n13), (10, args.n10), (8, args.n8)):
+        ours: list[float] = []
+        theirs: list[float] = []
+        for i in range(count):
+            pos = random_bridge_position(rng, per_hand, STRAINS[i % len(STRAINS)])
+            solver.forget()
+            value, ms = timed(solver.tricks, pos, leader_side(pos))
+            expected, dds_ms = timed(dds_tricks, pos)
+            if value != expected:
+                sys.exit(f"MISMATCH at {per_hand} cards: ours {value}, DDS {expected}: "
+                         f"{pbn(pos.hands)} trump {pos.order.trump} leader {pos.to_act}")
+            ours.append(ms)
+            theirs.append(dds_ms)
+        medians[per_hand] = (statistics.median(ours), statistics.median(theirs))
+        print(f"{per_hand:2d} cards, {count} positions   ours {describe(ours)}")
+        print(f"{'':22s}DDS  {describe(theirs)}")
+
+    for players, per_hand in ((3, 17), (4, 13)):
+        times = []
+        for _ in range(args.threeb):
+            state = random_play_state("3b-spades", {"players": players}, rng, per_hand, False)
+            pos = position_of(state)
+            solver.forget()
+            _, ms = timed(solver.tricks, pos, 1 << pos.to_act)
+            times.append(ms)
+        print(f"3B {players} players, {per_hand} cards, seat to lead alone, {args.threeb} "
+              f"positions: {describe(times)}")
+
+    ours13, dds13 = medians[13]
+    print(f"ratio: {ours13 / dds13:.2f}")
+
+
+if __name__ == "__main__":
+    main()

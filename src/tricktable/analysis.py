@@ -1,0 +1,282 @@
+"""Double-dummy review of a game record: what each card played cost.
+
+For every card played, the solver gives the tricks of the rest of the hand that the
+player's side could take before the card and after it (every seat seeing every card and
+playing its best from then on). A card after which the side can take fewer tricks threw
+tricks away; the review names the cards that would have kept them. For each nil, whether
+it could be made from the start of the play and which card lost it. For each hand, a par
+line: the tricks each side could take from the first lead.
+
+Sides are the solver's (``search.solver.side_of``): partnerships, declarer and dummy
+against the defenders, or in the cut-throat games each seat against all the others.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .engine.actions import Bid, Play, Rebid, parse_action
+from .engine.cards import card_str
+from .engine.errors import RecordError
+from .engine.game import step
+from .engine.records import Record, deal_from_record, game_for_record
+from .engine.state import Phase, State
+from .search.position import Move, position_of
+from .search.solver import Solver, side_of
+
+
+@dataclass
+class CardReview:
+    """One card played: the tricks of the rest of the hand (this trick included) that the
+    player's side could take before it and after it."""
+
+    trick: int  # 1-based
+    seat: int
+    card: str
+    side: list[int]
+    before: int
+    after: int
+    better: list[str] = field(default_factory=list)  # cards that kept ``before``
+
+    @property
+    def cost(self) -> int:
+        return self.before - self.after
+
+
+@dataclass
+class NilReview:
+    seat: int
+    side: list[int]
+    makeable: bool  # from the first lead, against the best defence
+    made: bool
+    lost_at: CardReview | None = None  # the card after which it could no longer be made
+
+
+@dataclass
+class HandReview:
+    hand: int  # 1-based
+    par: dict[str, int]  # side (seats joined by "+") -> tricks it could take from the lead
+    cards: list[CardReview]
+    nils: list[NilReview]
+    thrown: dict[str, int]  # seat -> tricks its cards threw away
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        for card, review in zip(out["cards"], self.cards, strict=True):
+            card["cost"] = review.cost
+        return out
+
+
+def side_label(side: int) -> str:
+    return "+".join(str(s) for s in range(side.bit_length()) if side >> s & 1)
+
+
+def _seats(mask: int) -> list[int]:
+    return [s for s in range(mask.bit_length()) if mask >> s & 1]
+
+
+class _Solvers:
+    """One solver per question (a side counted), so each keeps its table for the hand."""
+
+    def __init__(self) -> None:
+        self._by_side: dict[int, Solver] = {}
+
+    def __call__(self, side: int) -> Solver:
+        if side not in self._by_side:
+            self._by_side[side] = Solver(table_bits=18)
+        return self._by_side[side]
+
+
+def _hand_states(record: Record, hand_index: int) -> Iterator[tuple[State, Any]]:
+    """Replay the record up to hand ``hand_index`` (0-based) and yield, for each action of
+    that hand, the state before it and the action; finally the state after the hand with
+    None."""
+    game = game_for_record(record)
+    state = game.new_game()
+    for h, hand in enumerate(record.hands[: hand_index + 1]):
+        where = f"hand {h + 1}"
+        try:
+            step(state, deal_from_record(game, hand, where))
+            for text in hand.actions:
+                action = parse_action(text)
+                if h == hand_index:
+                    yield state, action
+                step(state, action)
+        except (ValueError, RecordError) as e:  # IllegalAction, NotationError are ValueErrors
+            raise RecordError(f"{where}: {e}") from None
+    yield state, None
+
+
+def _nil_seats(state: State, bids: dict[int, Bid | Rebid]) -> list[int]:
+    """The seats playing a nil this hand: the game's own account after the hand (Dummy Hand
+    Spades lists the nils that applied), else every seat whose last bid is zero."""
+    if state.results:
+        listed = state.results[-1].details.get("nils")
+        if isinstance(listed, list):
+            return sorted({int(n["hand"]) for n in listed if isinstance(n, dict)})
+    return sorted(
+        s for s, b in bids.items()
+        if b.tricks == 0 and not (isinstance(b, Bid) and (b.mode or b.nils))
+    )
+
+
+def review_hand(
+    record: Record, hand_index: int, progress: Callable[[int, int], None] | None = None
+) -> HandReview:
+    """The double-dummy review of one hand of a record (0-based index)."""
+    plays: list[tuple[State, Play]] = []
+    bids: dict[int, Bid | Rebid] = {}
+    final: State | None = None
+    for state, action in _hand_states(record, hand_index):
+        if action is None:
+            final = state
+        elif isinstance(action, Bid | Rebid):
+            bids[action.seat] = action
+        elif isinstance(action, Play) and state.phase is Phase.PLAY:
+            plays.append((state.copy(), action))
+    assert final is not None
+    solvers = _Solvers()
+    cards: list[CardReview] = []
+    par: dict[str, int] = {}
+    if plays:
+        first = plays[0][0]
+        pos = position_of(first)
+        holding = sum(1 << s for s in range(pos.num_seats) if pos.hands[s])
+        sides = {side_of(first, s) & holding for s in range(pos.num_seats) if pos.hands[s]}
+        for side in sorted(sides):
+            par[side_label(side)] = solvers(side).tricks(pos, side)
+    for i, (state, play) in enumerate(plays):
+        if progress:
+            progress(i, len(plays))
+        cards.append(_review_card(state, play, solvers))
+    if progress:
+        progress(len(plays), len(plays))
+    nils = [_review_nil(seat, plays, cards, final) for seat in _nil_seats(final, bids)] \
+        if plays else []
+    thrown: dict[str, int] = {}
+    for c in cards:
+        thrown[str(c.seat)] = thrown.get(str(c.seat), 0) + c.cost
+    return HandReview(hand_index + 1, par, cards, nils, thrown)
+
+
+def _review_card(state: State, play: Play, solvers: _Solvers) -> CardReview:
+    pos = position_of(state)
+    side = side_of(state, play.seat)
+    solver = solvers(side)
+    before = solver.tricks(pos, side)
+    played = Move(play.card, play.ace_low)
+    ((_, after),) = solver.move_values(pos, side, side, [played])
+    better = []
+    if after < before:
+        better = [
+            card_str(m.card) + (" low" if m.low else "")
+            for m, v in solver.move_values(pos, side) if v == before
+        ]
+    return CardReview(
+        len(state.tricks) + 1, play.seat, card_str(play.card) + (" low" if play.ace_low else ""),
+        _seats(side), before, after, better,
+    )
+
+
+def _review_nil(
+    seat: int, plays: list[tuple[State, Play]], cards: list[CardReview], final: State
+) -> NilReview:
+    first = plays[0][0]
+    side = side_of(first, seat)
+    solver = Solver(table_bits=16)
+    makeable = solver.nil_makeable(position_of(first), seat, side)
+    review = NilReview(seat, _seats(side), makeable, final.won[seat] == 0)
+    if not makeable:
+        return review
+    for i in range(len(plays)):
+        nxt = plays[i + 1][0] if i + 1 < len(plays) else None
+        if nxt is None or nxt.won[seat] > 0:
+            still = nxt is None and final.won[seat] == 0
+        else:
+            still = solver.nil_makeable(position_of(nxt), seat, side)
+        if not still:
+            review.lost_at = cards[i]
+            break
+    return review
+
+
+def review_record(
+    record: Record, hands: list[int] | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> list[HandReview]:
+    """Reviews of the record's hands (1-based numbers; all by default). ``progress`` is
+    called with (hand, cards done, cards in the hand)."""
+    numbers = hands or list(range(1, len(record.hands) + 1))
+    for n in numbers:
+        if not 1 <= n <= len(record.hands):
+            raise RecordError(f"the record has hands 1 to {len(record.hands)}, not {n}")
+    out = []
+    for n in numbers:
+        def tick(done: int, total: int, n: int = n) -> None:
+            if progress:
+                progress(n, done, total)
+        out.append(review_hand(record, n - 1, tick))
+    return out
+
+
+def analyze_to_console(
+    record: Record, title: str, hand: int | None, seat: int | None, as_json: bool,
+    out: Console, err: Console,
+) -> None:
+    """The ``tricktable analyze`` command: reviews as rich tables or one JSON object, a
+    progress bar on standard error while solving."""
+    game = game_for_record(record)
+    if seat is not None and not 0 <= seat < game.num_seats:
+        raise RecordError(f"--seat {seat}: the seats of {game.name} are 0 to {game.num_seats - 1}")
+    with Progress(
+        TextColumn("hand {task.fields[hand]}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task("review", total=None, hand="")
+
+        def tick(n: int, done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, hand=n)
+
+        reviews = review_record(record, [hand] if hand else None, tick)
+    if seat is not None:
+        for r in reviews:
+            r.cards = [c for c in r.cards if c.seat == seat]
+            r.nils = [n for n in r.nils if n.seat == seat]
+            r.thrown = {k: v for k, v in r.thrown.items() if k == str(seat)}
+    if as_json:
+        obj = {"game": record.game, "hands": [r.to_json() for r in reviews]}
+        out.file.write(json.dumps(obj, indent=1) + "\n")
+        return
+    names = record.players
+    for r in reviews:
+        table = Table(title=f"{game.title} — {title} — hand {r.hand}")
+        for column in ("trick", "seat", "card", "side", "before", "after", "cost"):
+            table.add_column(column, justify="right" if column != "card" else "left")
+        table.add_column("better")
+        for c in r.cards:
+            style = "bold red" if c.cost > 0 else None
+            table.add_row(
+                str(c.trick), str(c.seat), c.card, "+".join(map(str, c.side)), str(c.before),
+                str(c.after), str(c.cost) if c.cost else "", " ".join(c.better), style=style,
+            )
+        out.print(table)
+        par = ", ".join(f"seats {side} {tricks}" for side, tricks in r.par.items())
+        out.print(f"par from the first lead: {par}")
+        for n in r.nils:
+            where = (
+                f"; lost by {n.lost_at.card} (seat {n.lost_at.seat}, trick {n.lost_at.trick})"
+                if n.lost_at else ""
+            )
+            state = "makeable" if n.makeable else "not makeable"
+            out.print(f"nil of seat {n.seat}: {state}, {'made' if n.made else 'set'}{where}")
+        thrown = ", ".join(
+            f"seat {s}{' ' + names[s] if s in names else ''} {t}" for s, t in r.thrown.items()
+        )
+        out.print(f"tricks thrown away: {thrown}")
