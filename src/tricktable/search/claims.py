@@ -1,0 +1,74 @@
+"""Claims: a seat says its side takes every remaining trick (or a number of them) whatever
+the others do. The solver decides; a proven claim is played out card by card along the
+solver's line, through ``step``, so the record holds ordinary plays (records stay v1).
+
+Used by the terminal and, later, the web table: both own the state, so they can ask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.actions import Play
+from ..engine.game import step
+from ..engine.state import Phase, State
+from .position import position_of
+from .solver import Solver, side_of
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """The answer to a claim: proven or not, the tricks claimed and the tricks the
+    claimer's side can be sure of (double dummy), and a sentence for the table."""
+
+    proven: bool
+    claimed: int
+    sure: int
+    message: str
+
+
+def judge_claim(state: State, seat: int, tricks: int | None = None,
+                solver: Solver | None = None) -> ClaimVerdict:
+    """Whether ``seat``'s side surely takes ``tricks`` of the tricks left (default: all of
+    them, the trick in progress included), every card being known and the other seats
+    playing their best against it."""
+    if state.phase is not Phase.PLAY:
+        return ClaimVerdict(False, 0, 0, "a claim is made during the play of the cards")
+    pos = position_of(state)
+    left = pos.tricks_left
+    claimed = left if tricks is None else tricks
+    if not 0 < claimed <= left:
+        return ClaimVerdict(
+            False, claimed, 0, f"claim between 1 and the {left} tricks left, not {claimed}"
+        )
+    side = side_of(state, seat)
+    sure = (solver or Solver(table_bits=16)).tricks(pos, side)
+    who = "your side" if side != 1 << seat else "you"
+    if sure >= claimed:
+        return ClaimVerdict(True, claimed, sure, f"claim accepted: {who} take {claimed} of "
+                            f"the {left} tricks left whatever the others play")
+    return ClaimVerdict(
+        False, claimed, sure,
+        f"claim refused: it is not proven; against the best defence {who} take {sure} of "
+        f"the {left} tricks left, not {claimed}",
+    )
+
+
+def play_out(state: State, seat: int, solver: Solver | None = None) -> list[Play]:
+    """Play the rest of the hand along the solver's line: the claimer's side keeps its
+    best result, the others play their best against it. Every play goes through ``step``
+    on ``state``; the plays are returned in order."""
+    solver = solver or Solver(table_bits=16)
+    side = side_of(state, seat)
+    played: list[Play] = []
+    while state.phase is Phase.PLAY:
+        pos = position_of(state)
+        values = solver.move_values(pos, side)
+        mover = pos.to_act
+        pick = max if side >> mover & 1 else min
+        best = pick(v for _, v in values)
+        move = next(m for m, v in values if v == best)
+        action = Play(mover, move.card, move.low)
+        step(state, action)
+        played.append(action)
+    return played
