@@ -266,6 +266,9 @@ def _gen_moves(
                         sc = 50 - bit - (20 if s == trump else 0)
                         if p > win_power and not last_to_play:
                             sc -= 10
+                    elif p > win_power and n == 1 and not (run_top > _top_bit(others) and s == led):
+                        # second hand low, unless it holds the master card
+                        sc = 40 - bit
                     elif p > win_power:
                         # win as cheaply as possible: the lowest card of the run does
                         sc = 80 - bit - (10 if s == trump and s != led else 0)
@@ -288,6 +291,19 @@ def _gen_moves(
         mv[at + j + 1] = kv
         mv[score_at + j + 1] = ks
     return count
+
+
+@njit(cache=True)
+def _holder_of_top(st: np.ndarray, suit: int) -> int:
+    """The seat holding the highest card of a suit still in the hands, or -1."""
+    best = -1
+    holder = -1
+    for seat in range(st[N_SEATS]):
+        b = _top_bit(st[HANDS + seat * SUITS + suit])
+        if b > best:
+            best = b
+            holder = seat
+    return holder
 
 
 @njit(cache=True)
@@ -406,6 +422,16 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                         return True
                 elif left - qt < target:
                     return False
+            # the highest trump takes a trick whenever it is played
+            trump = st[TRUMP]
+            if trump >= 0:
+                holder = _holder_of_top(st, trump)
+                if holder >= 0:
+                    if (st[MAXIMIZERS] >> holder) & 1:
+                        if target <= 1:
+                            return True
+                    elif target > left - 1:
+                        return False
         slot = (_key(st, mv, k) & (len(tt) // TT_ENTRY - 1)) * TT_ENTRY
         st[PROBES] += 1
         if tt[slot + 8] == st[GENERATION]:
