@@ -38,3 +38,54 @@ def test_a_claim_outside_the_play_or_of_too_many_tricks() -> None:
     state = random_play_state("spades", {}, random.Random(3), 3)
     assert not judge_claim(state, state.to_act, 9).proven
     assert "between 1 and" in judge_claim(state, state.to_act, 0).message
+
+
+def test_claim_at_the_terminal() -> None:
+    """The person claims whenever the solver would accept; a refused claim says so and
+    play goes on; an accepted one ends the hand with ordinary plays in the record."""
+    import io
+
+    from rich.console import Console
+
+    from tricktable import make_game, replay
+    from tricktable.play.terminal import QuitGame, new_game, short
+    from tricktable.search.claims import judge_claim as judge
+
+    out = io.StringIO()
+    refused = accepted = 0
+    holder: dict[str, object] = {}
+
+    def read(prompt: str) -> str:
+        nonlocal refused, accepted
+        session = holder["session"]
+        state = session.table.state  # type: ignore[attr-defined]
+        if "next hand" in prompt:
+            raise QuitGame
+        if state.phase is Phase.PLAY and max(state.hand_size) <= 4:
+            verdict = judge(state, 0)
+            if verdict.proven:
+                accepted += 1
+                return "claim"
+            if not refused:
+                refused += 1
+                return "claim"
+        legal = [a for a in state.game.legal_actions(state) if a.seat in (0, 2)]
+        return short(legal[0])
+
+    game = make_game("spades", {})
+    session = new_game(game, 0, "rules", 12, Console(file=out, width=120), read)
+    holder["session"] = session
+    try:
+        session.play()
+    except QuitGame:
+        pass
+    text = out.getvalue()
+    state = session.table.state
+    assert state.finished_hands == 1
+    if refused:
+        assert "claim refused: it is not proven" in text
+    if accepted:
+        assert "claim accepted" in text and "Played out" in text
+    assert refused or accepted
+    record = session.record()
+    assert replay(record).totals == state.totals  # plain plays: the record replays

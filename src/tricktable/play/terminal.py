@@ -46,6 +46,10 @@ class QuitGame(Exception):
     """The person asked to leave (``quit``, end of input or Ctrl-C)."""
 
 
+class ClaimAccepted(Exception):
+    """The person's claim is proven: the rest of the hand is played out by the solver."""
+
+
 # --- cards and holdings --------------------------------------------------------------------
 
 _SUIT_STYLE = ("bold", "bold red", "bold red", "bold")
@@ -220,6 +224,7 @@ class TerminalPlayer:
         read: Callable[[str], str],
         save: Callable[[str | None], Path],
         explain: Callable[[Action, Sequence[Action]], str],
+        claim: Callable[[list[str]], tuple[bool, str]] | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -227,6 +232,7 @@ class TerminalPlayer:
         self.read = read
         self.save = save
         self.explain = explain
+        self.claim = claim
         self.hand_seen = -1
         self.history_seen = 0
         self.tricks_seen = 0
@@ -360,6 +366,12 @@ class TerminalPlayer:
             if command in ("show", "table", "look"):
                 self.show_table(obs)
                 continue
+            if command == "claim" and self.claim is not None and legal[0].verb == "play":
+                accepted, message = self.claim(word.split()[1:])
+                c.print(escape(message))
+                if accepted:
+                    raise ClaimAccepted
+                continue
             reading = interpret(text, legal)
             if reading.action is not None:
                 return reading.action
@@ -388,7 +400,8 @@ class TerminalPlayer:
             c.print("Legal now: " + escape(", ".join(choices)))
         c.print(
             "Type a choice as shown (the short forms work too: a card while playing, a "
-            "number while bidding, 'nil'), or: help, show (the table again), save [FILE], quit."
+            "number while bidding, 'nil'), or: help, show (the table again), save [FILE], quit;"
+            " while playing, claim (every trick left) or claim N."
         )
 
     def pause(self, prompt: str) -> None:
@@ -491,7 +504,9 @@ class TerminalGame:
         self.console = console
         self.save_path = save_path
         game = table.game
-        self.person = TerminalPlayer(game, setup.seat, console, read, self.save, self.explain)
+        self.person = TerminalPlayer(
+            game, setup.seat, console, read, self.save, self.explain, self.judge_claim
+        )
         table.agents[setup.seat] = self.person
         table.names[setup.seat] = "you"
 
@@ -526,6 +541,22 @@ class TerminalGame:
             return f"{e.detail} ({e.rule}); allowed: {summarize_actions(legal)}"
         return f"{short(action)} is not yours to choose now; allowed: {summarize_actions(legal)}"
 
+    def judge_claim(self, args: list[str]) -> tuple[bool, str]:
+        """Ask the solver whether the person's side takes the tricks claimed."""
+        from ..search.claims import judge_claim  # the solver loads only when claiming
+
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            return False, "claim takes a number of tricks: 'claim' (all that are left) or 'claim N'"
+        verdict = judge_claim(self.table.state, self.person.seat, int(args[0]) if args else None)
+        return verdict.proven, verdict.message
+
+    def play_out_claim(self) -> None:
+        """Play the rest of the hand along the solver's line (recorded as ordinary plays)."""
+        from ..search.claims import play_out
+
+        plays = play_out(self.table.state, self.person.seat)
+        self.console.print("Played out: " + escape(", ".join(str(p) for p in plays)))
+
     def play(self) -> None:
         """Play to the end of the game, or until the person quits."""
         table, person, c = self.table, self.person, self.console
@@ -540,7 +571,10 @@ class TerminalGame:
                             f"seed {table.seed}.")
                 table.deal()
                 continue
-            table.advance()
+            try:
+                table.advance()
+            except ClaimAccepted:
+                self.play_out_claim()
         self.hand_summary()
         self.game_over()
 
