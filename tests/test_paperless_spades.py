@@ -38,10 +38,7 @@ from tricktable.games.paperless_spades import (
     score_items,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
-needs_examples = pytest.mark.skipif(
-    not EXAMPLES.is_dir(), reason="shared/spec/examples is not beside this checkout"
-)
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 
 # Seat 0 all the spades but 3 and 2 (gone) plus the ace of diamonds; seat 1 the hearts and
 # the king of diamonds; seat 2 the other diamonds and the 2 of clubs; seat 3 the clubs.
@@ -380,7 +377,6 @@ def test_several_lines_at_once_in_a_played_hand_and_the_game_ends_with_the_stake
     assert "Team 0 wins, 7 to 2." in lines
 
 
-@needs_examples
 def test_worked_examples_from_the_example_records() -> None:
     # paperless-spades-41-000, hand 1 (the rules document's worked example): both teams
     # short, so each gives the other 2, and team 0 won the four honours.
@@ -563,7 +559,6 @@ def test_score_lines_show_each_teams_counting_cards() -> None:
     assert lines[2].endswith("3♥ showing: 3")
 
 
-@needs_examples
 def test_replay_command_prints_the_counting_cards(tmp_path: Path) -> None:
     rec = load_record(EXAMPLES / "paperless-spades-41-000.json")
     rec.options = {"stake": 1}

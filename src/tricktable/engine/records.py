@@ -1,4 +1,4 @@
-"""Game records, version 1 (shared/spec/records.md): read, write and replay.
+"""Game records, version 1 (docs/records.md): read, write and replay.
 
 A record is UTF-8 JSON. Reading checks its form and says precisely what is wrong (where a
 file is truncated, which field is missing); replaying checks every action against the
