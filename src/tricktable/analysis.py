@@ -152,10 +152,14 @@ def review_hand(
         sides = {side_of(first, s) & holding for s in range(pos.num_seats) if pos.hands[s]}
         for side in sorted(sides):
             par[side_label(side)] = solvers(side).tricks(pos, side)
+    known: dict[int, tuple[int, int]] = {
+        side: (tricks, 0) for side in sides for label, tricks in par.items()
+        if label == side_label(side)
+    } if plays else {}
     for i, (state, play) in enumerate(plays):
         if progress:
             progress(i, len(plays))
-        cards.append(_review_card(state, play, solvers))
+        cards.append(_review_card(state, play, solvers, known))
     if progress:
         progress(len(plays), len(plays))
     nils = [_review_nil(seat, plays, cards, final) for seat in _nil_seats(final, bids)] \
@@ -166,18 +170,28 @@ def review_hand(
     return HandReview(hand_index + 1, par, cards, nils, thrown)
 
 
-def _review_card(state: State, play: Play, solvers: _Solvers) -> CardReview:
+def _review_card(
+    state: State, play: Play, solvers: _Solvers, known: dict[int, tuple[int, int]]
+) -> CardReview:
+    """``known``: per side, its last value found and the tricks it had won then; the value
+    now is most likely that less the tricks won since, so the searches start there."""
     pos = position_of(state)
     side = side_of(state, play.seat)
     solver = solvers(side)
-    before = solver.tricks(pos, side)
+    won = sum(state.won[s] for s in _seats(side))
+    guess = -1
+    if side in known:
+        value, won_then = known[side]
+        guess = max(0, value - (won - won_then))
+    before = solver.tricks(pos, side, side, guess)
     played = Move(play.card, play.ace_low)
-    ((_, after),) = solver.move_values(pos, side, side, [played])
+    ((_, after),) = solver.move_values(pos, side, side, [played], guess=before)
+    known[side] = (after, won)
     better = []
     if after < before:
         better = [
             card_str(m.card) + (" low" if m.low else "")
-            for m, v in solver.move_values(pos, side) if v == before
+            for m, v in solver.move_values(pos, side, guess=before) if v == before
         ]
     return CardReview(
         len(state.tricks) + 1, play.seat, card_str(play.card) + (" low" if play.ace_low else ""),

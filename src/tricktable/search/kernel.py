@@ -70,6 +70,8 @@ def trick_card(st: np.ndarray, i: int) -> int:
 TT_BITS = 20
 TT_ENTRY = 10  # 6 key words, lower, upper, generation, best move (relative) + 1
 ACE_BIT = 12
+HSCALE = 4
+HCAP = 400
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
 MAX_DEPTH = 18 * 6 + 1
 # per depth of the search: moves, their scores, the playable sets and a table key
@@ -81,8 +83,12 @@ def new_table(bits: int = TT_BITS) -> np.ndarray:
     return np.zeros((1 << bits) * TT_ENTRY, dtype=np.int64)
 
 
+HISTORY = MAX_DEPTH * STRIDE  # per seat, place in the trick, suit and rank: cut-offs made
+HISTORY_SIZE = MAX_SEATS * MAX_SEATS * SUITS * 16
+
+
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(MAX_DEPTH * STRIDE, dtype=np.int64)
+    return np.zeros(HISTORY + HISTORY_SIZE, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -275,9 +281,10 @@ def _gen_moves(
                     else:
                         sc = 30 - bit - (25 if s == trump else 0) + length
                 if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
-                    sc += 1000  # the best move here last time (transposition table)
+                    sc += 100000  # the best move here last time (transposition table)
                 mv[at + count] = s * 64 + bit * 2 + low
-                mv[score_at + count] = sc
+                h = mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit]
+                mv[score_at + count] = sc * HSCALE + min(h, HCAP)
                 count += 1
     # insertion sort by score, best first
     for i in range(1, count):
@@ -503,10 +510,12 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         if maximizing and r:
             result = True
             best = code
+            mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
             break
         if not maximizing and not r:
             result = False
             best = code
+            mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
             break
     if slot >= 0:
         # the slot may hold another position's bounds by now: then it is ours again

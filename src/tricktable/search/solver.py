@@ -167,16 +167,18 @@ class Solver:
 
     def move_values(
         self, pos: Position, counted: int, maximizers: int | None = None,
-        moves: Iterable[Move] | None = None,
+        moves: Iterable[Move] | None = None, guess: int = -1,
     ) -> list[tuple[Move, int]]:
         """Each legal move (or those given) with the counted tricks of the rest of the hand
-        after it, its own trick included."""
+        after it, its own trick included. ``guess``: the value expected (the position's,
+        when known), where the searches start."""
         maxi = counted if maximizers is None else maximizers
         out = []
         for move in pos.legal_moves() if moves is None else moves:
             nxt, winner = play(pos, move)
             gained = 1 if winner >= 0 and counted >> winner & 1 else 0
-            out.append((move, gained + self.tricks(nxt, counted, maxi)))
+            start = guess - gained if guess >= 0 else -1
+            out.append((move, gained + self.tricks(nxt, counted, maxi, start)))
         return out
 
     def nil_makeable(self, pos: Position, nil_seat: int, nil_side: int) -> bool:
