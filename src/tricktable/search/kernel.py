@@ -364,34 +364,41 @@ def _key(st: np.ndarray, key: np.ndarray, k: int) -> int:
 
 
 @njit(cache=True)
-def _quick_tricks(st: np.ndarray) -> int:
-    """Tricks the leader can cash from the top, a lower bound for the leader's side:
-    in each suit, the leader's run of highest cards in play, stopped short where an
-    opponent of the leader may ruff (void in the suit and holding a trump)."""
-    leader = st[TO_ACT]
+def _ruff_cap(st: np.ndarray, seat: int, s: int) -> int:
+    """Rounds of suit ``s`` that ``seat``'s side can lead before an opponent holding a
+    trump may be void in it (99: no opponent can ruff it)."""
     maxi = st[MAXIMIZERS]
-    side = (maxi >> leader) & 1
+    side = (maxi >> seat) & 1
     trump = st[TRUMP]
-    nseats = st[N_SEATS]
+    cap = 99
+    if s == trump or trump < 0:
+        return cap
+    for o in range(st[N_SEATS]):
+        if ((maxi >> o) & 1) != side and st[HANDS + o * SUITS + trump]:
+            cap = min(cap, _popcount(st[HANDS + o * SUITS + s]))
+    return cap
+
+
+@njit(cache=True)
+def _may_lead_suit(st: np.ndarray, s: int) -> bool:
+    if s == st[TRUMP] and not st[BROKEN] and st[RULES + R_LEAD_UNTIL_BROKEN * SUITS + s]:
+        return False
+    return st[RULES + R_LEAD_BLOCKED * SUITS + s] == 0
+
+
+@njit(cache=True)
+def _cashable(st: np.ndarray, seat: int) -> int:
+    """Tricks ``seat`` can cash from the top when on lead: in each suit its run of highest
+    cards in play, stopped short where an opponent may ruff (void and holding a trump)."""
     total = 0
     for s in range(4):
-        mine = st[HANDS + leader * SUITS + s]
-        if not mine:
-            continue
-        if s == trump and not st[BROKEN] and st[RULES + R_LEAD_UNTIL_BROKEN * SUITS + s]:
-            continue
-        if st[RULES + R_LEAD_BLOCKED * SUITS + s]:
+        mine = st[HANDS + seat * SUITS + s]
+        if not mine or not _may_lead_suit(st, s):
             continue
         others = 0
-        cap = 99
-        for o in range(nseats):
-            if o == leader:
-                continue
-            held = st[HANDS + o * SUITS + s]
-            others |= held
-            opponent = ((maxi >> o) & 1) != side
-            if opponent and s != trump and trump >= 0 and st[HANDS + o * SUITS + trump]:
-                cap = min(cap, _popcount(held))  # he may ruff once void
+        for o in range(st[N_SEATS]):
+            if o != seat:
+                others |= st[HANDS + o * SUITS + s]
         run = 0
         b = 14
         while b >= 0:
@@ -400,8 +407,30 @@ def _quick_tricks(st: np.ndarray) -> int:
             elif (others >> b) & 1:
                 break
             b -= 1
-        total += min(run, cap)
+        total += min(run, _ruff_cap(st, seat, s))
     return total
+
+
+@njit(cache=True)
+def _quick_tricks(st: np.ndarray) -> int:
+    """A lower bound of the tricks of the leader's side: what the leader can cash from the
+    top, or what a partner can cash once reached by leading a suit whose highest card he
+    holds (the partner then keeps the lead)."""
+    leader = st[TO_ACT]
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> leader) & 1
+    best = _cashable(st, leader)
+    for p in range(st[N_SEATS]):
+        if p == leader or ((maxi >> p) & 1) != side:
+            continue
+        for s in range(4):
+            if not st[HANDS + leader * SUITS + s] or not _may_lead_suit(st, s):
+                continue
+            if _holder_of_top(st, s) != p or _ruff_cap(st, leader, s) < 1:
+                continue
+            best = max(best, _cashable(st, p))
+            break
+    return best
 
 
 @njit("boolean(int64[:], int64[:], int64[:], int64, int64)", cache=True)
