@@ -383,7 +383,7 @@ def _ruff_cap(st: np.ndarray, seat: int, s: int) -> int:
 def _may_lead_suit(st: np.ndarray, s: int) -> bool:
     if s == st[TRUMP] and not st[BROKEN] and st[RULES + R_LEAD_UNTIL_BROKEN * SUITS + s]:
         return False
-    return st[RULES + R_LEAD_BLOCKED * SUITS + s] == 0
+    return bool(st[RULES + R_LEAD_BLOCKED * SUITS + s] == 0)
 
 
 @njit(cache=True)
