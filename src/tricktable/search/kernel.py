@@ -314,6 +314,24 @@ def _holder_of_top(st: np.ndarray, suit: int) -> int:
 
 
 @njit(cache=True)
+def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
+    """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
+    mine = st[HANDS + seat * SUITS + suit]
+    union = 0
+    for o in range(st[N_SEATS]):
+        union |= st[HANDS + o * SUITS + suit]
+    run = 0
+    b = 14
+    while b >= 0:
+        if (union >> b) & 1:
+            if not (mine >> b) & 1:
+                break
+            run += 1
+        b -= 1
+    return run
+
+
+@njit(cache=True)
 def _bit_of_rank(st: np.ndarray, suit: int, rel: int) -> int:
     """The rank bit of the card with ``rel`` cards of its suit above it in play."""
     union = _suit_in_play(st, suit)
@@ -458,15 +476,16 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                         return True
                 elif left - qt < target:
                     return False
-            # the highest trump takes a trick whenever it is played
+            # each of the highest trumps held in one hand takes a trick when it is played
             trump = st[TRUMP]
             if trump >= 0:
                 holder = _holder_of_top(st, trump)
                 if holder >= 0:
+                    run = _top_run(st, holder, trump)
                     if (st[MAXIMIZERS] >> holder) & 1:
-                        if target <= 1:
+                        if target <= run:
                             return True
-                    elif target > left - 1:
+                    elif target > left - run:
                         return False
         slot = (_key(st, mv, k) & (len(tt) // TT_ENTRY - 1)) * TT_ENTRY
         st[PROBES] += 1
