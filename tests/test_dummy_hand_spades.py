@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tricktable import IllegalAction, OptionError, Phase, make_game, step
+from tricktable import IllegalAction, NotationError, OptionError, Phase, make_game, step
 from tricktable.engine.actions import CHANCE, Bid, Deal, Flip, Peek, Play, parse_action
 from tricktable.engine.cards import CLUBS, DIAMONDS, HEARTS, SPADES, card, card_str
 from tricktable.engine.dummy import left_of, play_cycle
@@ -342,7 +342,8 @@ def test_bids_are_zero_to_thirteen_with_nils_on_any_of_the_four_hands() -> None:
     _game, state = new_state()
     deal_for_bidding(state)
     refused(state, parse_action("0: bid 14"), "bids")
-    refused(state, parse_action("0: bid -1"), "bids")
+    with pytest.raises(NotationError, match="digits"):
+        parse_action("0: bid -1")  # the notation has no negative numbers
     refused(state, parse_action("0: bid 4 uptown"), "bids")
     refused(state, parse_action("0: bid 4 nil=4"), "nil declarations")
     refused(state, Bid(0, 4, (1, 1)), "nil declarations")

@@ -8,6 +8,7 @@ interned so that listing legal plays allocates nothing new.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -230,11 +231,15 @@ class Renege(Action):
 # --- parsing ------------------------------------------------------------------------------
 
 
+_NUMBER = re.compile(r"[0-9]{1,3}")
+
+
 def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise NotationError(f"{what} must be a whole number, not {text!r}") from None
+    """A number as the notation writes it: ASCII digits only (``int`` would also take
+    "1_0", "+3", " 3" and other scripts' digits)."""
+    if not _NUMBER.fullmatch(text):
+        raise NotationError(f"{what} must be a number written in digits 0-9, not {text!r}")
+    return int(text)
 
 
 def _card(text: str) -> Card:
@@ -254,6 +259,10 @@ def parse_action(text: str) -> Action:
 
     Parsing checks only the form; whether the action is legal is the game's business.
     """
+    if not text.isascii():
+        raise NotationError(
+            f"{text!r} is not an action: the notation uses plain ASCII letters and digits"
+        )
     head, sep, rest = text.partition(":")
     if not sep:
         raise NotationError(f"{text!r} is not an action: write 'SEAT: VERB ARGS', e.g. '1: bid 4'")
@@ -275,11 +284,22 @@ def parse_action(text: str) -> Action:
         nils: tuple[int, ...] = ()
         mode = ""
         blind = False
+        seen: set[str] = set()
         for arg in args[1:]:
             word = arg.lower()
-            if word.startswith("nil="):
-                seats = [s for s in word[4:].split(",") if s]
-                nils = tuple(_int(s, "a nil seat") for s in seats)
+            kind = "nil=" if word.startswith("nil=") else word
+            if kind in WHIST_MODES and mode:
+                raise NotationError(f"{text.strip()!r} names two modes: a bid has one")
+            if kind in seen:
+                raise NotationError(f"{text.strip()!r} says {arg!r} twice: a bid says it once")
+            seen.add(kind)
+            if kind == "nil=":
+                items = word[4:].split(",")
+                if not word[4:] or "" in items:
+                    raise NotationError(
+                        f"{arg!r} names no seat: write nil= then seats with commas, e.g. nil=1,3"
+                    )
+                nils = tuple(_int(s, "a nil seat") for s in items)
                 if len(set(nils)) != len(nils):
                     raise NotationError(f"a seat is named twice in {arg!r}")
             elif word in WHIST_MODES:

@@ -72,7 +72,8 @@ for _c in range(52):
 
 def parse_card(text: str) -> Card:
     """Parse one card in record notation, either case. Raises ValueError naming the text."""
-    c = _PARSE.get(text.strip().upper())
+    # ASCII only: str.upper() maps look-alikes onto letters ("\u017f".upper() == "S")
+    c = _PARSE.get(text.strip().upper()) if text.isascii() else None
     if c is None:
         raise ValueError(
             f"{text!r} is not a card: write rank then suit (AS, TH, 10H, 7C) or BJ/LJ for a joker"

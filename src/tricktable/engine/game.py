@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
-from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal
+from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
 from .cards import (
     CardSet,
     card_str,
@@ -333,11 +333,18 @@ class Game(TrickPlay):
         if type(action) is Deal:
             self.check_deal(state, action)
             return
+        seat = action.seat
+        if type(seat) is not int or not 0 <= seat < self.num_seats:
+            raise IllegalAction(
+                "seats",
+                f"this table has no seat {seat}",
+                f"an action for one of the seats 0 to {self.num_seats - 1}",
+            )
         if phase in _BETWEEN_HANDS:
             raise IllegalAction(
                 "deal first", f"{action} comes before the cards of the hand are dealt", "a deal"
             )
-        if action.seat != state.to_act:
+        if seat != state.to_act:
             self.check_turn(state, action)
         checkers = self._phase_checkers.get(phase)
         checker = checkers.get(type(action)) if checkers else None
@@ -345,9 +352,24 @@ class Game(TrickPlay):
             raise IllegalAction(
                 f"{phase.value} phase",
                 f"'{action.verb}' is not an action of the {phase.value} phase",
-                self.describe_allowed(state, action.seat),
+                self.describe_allowed(state, seat),
             )
         checker(state, action)
+        if type(action) is not Play and not self.is_listed(state, action):
+            # The game's own checker gives the precise reason; this net makes sure nothing
+            # outside legal_actions is ever accepted (plays are checked against the mask).
+            raise IllegalAction(
+                f"{phase.value} phase",
+                f"'{action}' is not one of the choices now",
+                self.describe_allowed(state, seat),
+            )
+
+    def is_listed(self, state: State, action: Action) -> bool:
+        """True if ``action`` is among ``legal_actions`` (card lists and seat lists compared
+        as sets: "give 3C 2C" is the same choice as "give 2C 3C")."""
+        key = choice_key(action)
+        kind = type(action)
+        return any(type(a) is kind and choice_key(a) == key for a in self.legal_actions(state))
 
     def check_turn(self, state: State, action: Action) -> None:
         """Called when an action is not for the seat to act; games with calls out of turn
@@ -475,6 +497,14 @@ class Game(TrickPlay):
             info=self.public_info(state, seat),
             legal=legal,
         )
+
+
+def choice_key(action: Action) -> tuple[object, ...]:
+    """An action's fields with the order of card and seat lists ignored."""
+    return tuple(
+        tuple(sorted(v)) if isinstance(v, tuple) else v
+        for v in (getattr(action, f) for f in action.__dataclass_fields__)
+    )
 
 
 def summarize_actions(actions: Iterable[Action]) -> str:

@@ -7,7 +7,11 @@ rules and reports the first illegal one by hand, position, text and rule.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +21,16 @@ from .actions import CHANCE, Deal, parse_action
 from .cards import Card, format_cards, parse_card
 from .errors import IllegalAction, NotationError, OptionError, RecordError
 from .game import Game, game_class, make_game, step
-from .state import Phase, State
+from .state import Phase, State, independent
 
 FORMAT = "tricktable-record/1"
+
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+"""The largest record read: thousands of hands, far beyond any real game."""
+MAX_NESTING = 16
+"""Records are flat: an object of hands of lists of strings. Deeper JSON is refused."""
+MAX_NUMBER = 10**9
+MAX_TEXT = 10_000
 
 
 @dataclass
@@ -52,26 +63,79 @@ class Record:
         return obj
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+        text = json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # a lone surrogate (say, a name typed on a terminal that is not UTF-8) is not
+            # text: it is written as "?" so that the game is never lost to it
+            text = json.dumps(_without_surrogates(self.to_json()), indent=1, ensure_ascii=False)
+            text += "\n"
+        return text
 
     def save(self, path: str | Path) -> None:
-        """Write atomically: a crash mid-write never leaves a truncated record behind."""
+        """Write atomically, each writer through its own temporary file in the same folder
+        (written, flushed to disk, then renamed over the target): a crash or a second
+        writer never leaves an empty, truncated or mixed record. Raises RecordError
+        naming ``path``."""
         target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        tmp.replace(target)
+        data = self.dumps().encode("utf-8")
+        tmp = ""
+        try:
+            fd, tmp = tempfile.mkstemp(
+                dir=target.parent if str(target.parent) else ".",
+                prefix=f".{target.name}.",
+                suffix=".tmp",
+            )
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+            tmp = ""
+            with contextlib.suppress(OSError):  # make the rename itself durable
+                dir_fd = os.open(target.parent if str(target.parent) else ".", os.O_RDONLY)
+                try:
+                    os.fsync(dir_fd)
+                finally:
+                    os.close(dir_fd)
+        except OSError as e:
+            raise RecordError(f"cannot save {target}: {e.strerror or e}") from None
+        finally:
+            if tmp:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+def _without_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
 
 
 # --- reading ------------------------------------------------------------------------------
 
 
 def load_record(path: str | Path) -> Record:
-    """Read a record file. Raises RecordError saying what is wrong and where."""
+    """Read a record file. Raises RecordError saying what is wrong and where. Only regular
+    files of at most MAX_RECORD_BYTES are read (never /dev/zero, a pipe or a folder)."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise RecordError(f"{p} is not a record file (it is not a regular file)")
+            if info.st_size > MAX_RECORD_BYTES:
+                raise RecordError(_too_large(p, info.st_size))
+            data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise RecordError(f"cannot read {p}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(_too_large(p, len(data)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -79,7 +143,15 @@ def load_record(path: str | Path) -> Record:
     return loads_record(text, str(p))
 
 
+def _too_large(source: object, size: int) -> str:
+    return (
+        f"{source} is {size / 1e6:.1f} MB; a record is at most {MAX_RECORD_BYTES // 2**20} MiB"
+    )
+
+
 def loads_record(text: str, source: str = "record") -> Record:
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(_too_large(source, len(text.encode("utf-8", "replace"))))
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
@@ -90,7 +162,41 @@ def loads_record(text: str, source: str = "record") -> Record:
         raise RecordError(
             f"{source} is not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
         ) from None
+    except RecursionError:
+        raise RecordError(f"{source} is nested too deeply to be a record") from None
+    except ValueError:  # integers of thousands of digits
+        raise RecordError(f"{source} holds a number too large for a record") from None
+    _check_values(obj, source)
     return parse_record(obj, source)
+
+
+def _check_values(value: Any, source: str, depth: int = 0) -> None:
+    """Refuse what no record holds: deep nesting, enormous numbers or texts, lone
+    surrogates (valid JSON, but not text)."""
+    if depth > MAX_NESTING:
+        raise RecordError(f"{source} is nested too deeply to be a record")
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise RecordError(f"{source} holds a text of {len(value)} characters; too long")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RecordError(f"{source} holds a broken character (a lone surrogate)") from None
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_NUMBER:
+            raise RecordError(f"{source} holds a number too large for a record")
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise RecordError(f"{source} holds a number that is not finite")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_values(k, source, depth + 1)
+            _check_values(v, source, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_values(v, source, depth + 1)
 
 
 def parse_record(obj: Any, source: str = "record") -> Record:
@@ -224,7 +330,7 @@ def summary(state: State) -> dict[str, Any]:
     hands = []
     for result in state.results:
         entry: dict[str, Any] = {"scores": dict(result.scores), "totals": dict(result.totals)}
-        entry.update(result.details)
+        entry.update(independent(dict(result.details)))  # the caller may change its copy
         hands.append(entry)
     out: dict[str, Any] = {
         "game": game.name,
@@ -239,5 +345,5 @@ def summary(state: State) -> dict[str, Any]:
             "phase": state.phase.value,
             "tricks_won": {str(s): w for s, w in enumerate(state.won)},
         }
-    out.update(game.game_summary(state))
+    out.update(independent(game.game_summary(state)))
     return out

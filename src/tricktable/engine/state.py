@@ -4,12 +4,12 @@ A state is changed only through ``tricktable.step`` (or a game's ``apply`` after
 ``check``), which either applies a legal action completely or raises and changes nothing.
 The state is mutated in place rather than copied per action because copying ~20 fields on
 each of ~60 actions a hand would cost more than the rules themselves; ``copy()`` gives an
-independent state for search and what-ifs. List-valued fields hold only immutable
-elements, so a shallow copy of each list is a full copy.
+independent state for search and what-ifs.
 """
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -151,7 +151,8 @@ class State:
         return len(self.results)
 
     def copy(self) -> State:
-        """An independent copy (for search, hints and what-ifs)."""
+        """An independent copy (for search, hints and what-ifs): it shares nothing mutable
+        with the original, finished hands' scores and details included."""
         cls = type(self)
         new = cls.__new__(cls)
         for klass in cls.__mro__:
@@ -159,13 +160,8 @@ class State:
                 if not hasattr(self, name):
                     continue
                 value = getattr(self, name)
-                if isinstance(value, list):
-                    value = list(value)
-                elif isinstance(value, dict):
-                    value = dict(value)
-                elif isinstance(value, set):
-                    value = set(value)
-                setattr(new, name, value)
+                # the game (rules and options) is shared on purpose: it never changes
+                setattr(new, name, value if name == "game" else independent(value))
         return new
 
     def hand_log(self) -> list[HandLog]:
@@ -180,3 +176,36 @@ class State:
             f"<{type(self).__name__} {self.game.name} hand {self.hand_number} "
             f"{self.phase.value} to_act={self.to_act}>"
         )
+
+
+_IMMUTABLE = (int, float, str, bool, bytes, type(None), enum.Enum, Trick, HandLog)
+
+
+def independent(value: Any) -> Any:
+    """A copy of ``value`` sharing nothing mutable with it. Values known to be immutable
+    (numbers, texts, enums, actions, tricks, card orders) are shared as they are:
+    copying them would only cost time."""
+    if isinstance(value, _IMMUTABLE) or _is_frozen_value(value):
+        return value
+    if type(value) is list:
+        return [independent(v) for v in value]
+    if type(value) is tuple:
+        return tuple(independent(v) for v in value)
+    if type(value) is dict:
+        return {k: independent(v) for k, v in value.items()}
+    if type(value) is set:
+        return set(value)
+    if isinstance(value, HandResult):
+        return HandResult(
+            independent(value.scores), independent(value.totals), independent(value.details)
+        )
+    return copy.deepcopy(value)
+
+
+def _is_frozen_value(value: Any) -> bool:
+    """Actions and card orders: immutable once made. (A frozen HandResult still holds
+    mutable mappings.)"""
+    params = getattr(type(value), "__dataclass_params__", None)
+    if params is not None and params.frozen and not isinstance(value, HandResult):
+        return True
+    return isinstance(value, CardOrder)

@@ -177,6 +177,13 @@ class Spades(Game):
                     "blind nil is bid before looking at the cards, at the start of the hand",
                     "bid 0..13",
                 )
+        elif state.phase is Phase.REVEAL:
+            raise IllegalAction(
+                "blind nil",
+                f"seat {action.seat} has not looked at its cards yet: it bids blind nil now or"
+                " passes to look, and bids in turn afterwards",
+                "bid 0 blind, pass",
+            )
 
     def apply_bid(self, state: State, action: Action) -> None:
         assert isinstance(state, SpadesState) and isinstance(action, Bid)

@@ -390,7 +390,7 @@ class ThreeBSpades(Game):
 
     def check_turn(self, state: State, action: Action) -> None:
         assert isinstance(state, ThreeBSpadesState)
-        if isinstance(action, Rebid) and action.seat == state.window:
+        if isinstance(action, Rebid) and state.window >= 0 and action.seat == state.window:
             return  # the rebid window is open out of turn; check_rebid says the rest
         if isinstance(action, Rebid):
             raise IllegalAction(
@@ -431,7 +431,7 @@ class ThreeBSpades(Game):
     def check_rebid(self, state: State, action: Action) -> None:
         assert isinstance(state, ThreeBSpadesState) and isinstance(action, Rebid)
         seat, n = action.seat, action.tricks
-        if seat != state.window:
+        if state.window < 0 or seat != state.window:  # window -1: no window is open
             self.check_turn(state, action)  # names the rule
         if state.drawer >= 0 and state.draw_is_zero:
             self._owes_throw_back(state)
