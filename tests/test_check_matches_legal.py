@@ -169,7 +169,7 @@ def test_a_seat_outside_the_table_is_refused_plainly(
 
 def test_3b_rebid_with_no_window_open_is_refused() -> None:
     _game, state = first_state("3b-spades", {"players": 3})
-    assert getattr(state, "window") == -1  # nobody has bid: no window
+    assert state.window == -1  # nobody has bid: no window
     before = snapshot(state)
     for seat in range(-1, 3):
         with pytest.raises(IllegalAction) as refusal:
