@@ -68,7 +68,7 @@ def trick_card(st: np.ndarray, i: int) -> int:
 
 # --- the transposition table ------------------------------------------------------------
 TT_BITS = 20
-TT_ENTRY = 10  # 6 key words, lower, upper, generation, best move (relative) + 1
+TT_ENTRY = 11  # 6 key words, lower, upper, generation, best move (relative) + 1, tricks left
 ACE_BIT = 12
 HSCALE = 4
 HCAP = 400
@@ -228,6 +228,13 @@ def _gen_moves(
             else:
                 opp_cards |= st[HANDS + o * SUITS + s]
         length = _popcount(st[HANDS + seat * SUITS + s])
+        # a partner void in the suit and holding trumps may ruff it
+        partner_ruffs = False
+        if n == 0 and trump >= 0 and s != trump:
+            for o in range(st[N_SEATS]):
+                if o != seat and ((maxi >> o) & 1) == my_side:
+                    if not st[HANDS + o * SUITS + s] and st[HANDS + o * SUITS + trump]:
+                        partner_ruffs = True
         m = mine
         while m:
             # the lowest card of a run stands for the run: my cards with no card of
@@ -260,6 +267,8 @@ def _gen_moves(
                         sc = 60 + run_top  # a winner: cash it
                     elif _top_bit(side_cards) > _top_bit(opp_cards):
                         sc = 40 - bit  # towards a partner's winner
+                    elif partner_ruffs:
+                        sc = 35 - bit
                     else:
                         sc = 20 - length - bit
                     if s == trump:
@@ -311,6 +320,22 @@ def _holder_of_top(st: np.ndarray, suit: int) -> int:
             best = b
             holder = seat
     return holder
+
+
+@njit(cache=True)
+def _find(tt: np.ndarray, mv: np.ndarray, k: int, generation: int, bucket: int) -> int:
+    """The entry of the bucket holding the key at mv[k..k+5], or -1."""
+    for slot in (bucket, bucket + TT_ENTRY):
+        if tt[slot + 8] != generation:
+            continue
+        same = True
+        for i in range(6):
+            if tt[slot + i] != mv[k + i]:
+                same = False
+                break
+        if same:
+            return slot
+    return -1
 
 
 @njit(cache=True)
@@ -461,7 +486,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     if target > left:
         return False
     n = st[N_TRICK]
-    slot = -1
+    bucket = -1
     pref_suit = -1
     pref_bit = -1
     pref_low = 0
@@ -487,26 +512,22 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                             return True
                     elif target > left - run:
                         return False
-        slot = (_key(st, mv, k) & (len(tt) // TT_ENTRY - 1)) * TT_ENTRY
+        # two entries per bucket: a position may sit in either
+        bucket = (_key(st, mv, k) & (len(tt) // (2 * TT_ENTRY) - 1)) * 2 * TT_ENTRY
         st[PROBES] += 1
-        if tt[slot + 8] == st[GENERATION]:
-            same = True
-            for i in range(6):
-                if tt[slot + i] != mv[k + i]:
-                    same = False
-                    break
-            if same:
-                if tt[slot + 6] >= target:
-                    st[HITS] += 1
-                    return True
-                if tt[slot + 7] < target:
-                    st[HITS] += 1
-                    return False
-                if tt[slot + 9] > 0:
-                    pref = tt[slot + 9] - 1
-                    pref_suit = pref >> 6
-                    pref_low = pref & 1
-                    pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
+        slot = _find(tt, mv, k, st[GENERATION], bucket)
+        if slot >= 0:
+            if tt[slot + 6] >= target:
+                st[HITS] += 1
+                return True
+            if tt[slot + 7] < target:
+                st[HITS] += 1
+                return False
+            if tt[slot + 9] > 0:
+                pref = tt[slot + 9] - 1
+                pref_suit = pref >> 6
+                pref_low = pref & 1
+                pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
     seat = st[TO_ACT]
     maximizing = (st[MAXIMIZERS] >> seat) & 1
     count = _gen_moves(st, seat, mv, at, pref_suit, pref_bit, pref_low)
@@ -565,18 +586,24 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             best = code
             mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
             break
-    if slot >= 0:
-        # the slot may hold another position's bounds by now: then it is ours again
-        same = tt[slot + 8] == st[GENERATION]
-        for i in range(6):
-            if tt[slot + i] != mv[k + i]:
-                same = False
+    if bucket >= 0:
+        # the entry may have been replaced meanwhile: find it again or take a victim,
+        # an empty entry or else the one with fewer tricks left (cheaper to search again)
+        slot = _find(tt, mv, k, st[GENERATION], bucket)
+        same = slot >= 0
         if not same:
+            slot = bucket
+            other = bucket + TT_ENTRY
+            if tt[slot + 8] == st[GENERATION] and (
+                tt[other + 8] != st[GENERATION] or tt[other + 10] < tt[slot + 10]
+            ):
+                slot = other
             for i in range(6):
                 tt[slot + i] = mv[k + i]
             tt[slot + 6] = 0
             tt[slot + 7] = left
             tt[slot + 8] = st[GENERATION]
+            tt[slot + 10] = left
         if result:
             if target > tt[slot + 6]:
                 tt[slot + 6] = target
