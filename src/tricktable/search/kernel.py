@@ -232,9 +232,9 @@ def _gen_moves(
         partner_ruffs = False
         if n == 0 and trump >= 0 and s != trump:
             for o in range(st[N_SEATS]):
-                if o != seat and ((maxi >> o) & 1) == my_side:
-                    if not st[HANDS + o * SUITS + s] and st[HANDS + o * SUITS + trump]:
-                        partner_ruffs = True
+                partner = o != seat and ((maxi >> o) & 1) == my_side
+                if partner and not st[HANDS + o * SUITS + s] and st[HANDS + o * SUITS + trump]:
+                    partner_ruffs = True
         m = mine
         while m:
             # the lowest card of a run stands for the run: my cards with no card of
