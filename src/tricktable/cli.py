@@ -1,19 +1,31 @@
-"""The ``tricktable`` command line."""
+"""The ``tricktable`` command line.
+
+Every command ends in one of three ways: its output and status 0; one line on standard
+error naming what was wrong and status 2 (bad input of any kind, nothing changed); or,
+for a fault of tricktable's own, one line and status 1 (``TRICKTABLE_DEBUG=1`` shows the
+traceback). Ctrl-C ends any command with "tricktable: interrupted" and status 130.
+Nothing read from a record or typed by another player is shown as markup or control
+codes (see ``play.display``).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from .engine.errors import RecordError
-from .engine.game import game_class, game_names
+from . import __version__
+from .engine.errors import OptionError, RecordError, TricktableError
+from .engine.game import Game, game_class, game_names
 from .engine.records import load_record, replay, summary
+from .play.display import plain, shown
 
 app = typer.Typer(
     name="tricktable",
@@ -21,10 +33,41 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help texts are plain text: brackets are not markup
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-stdout = Console()
-stderr = Console(stderr=True)
+stdout = Console(highlight=False)
+stderr = Console(stderr=True, highlight=False)
+
+MAX_WORKERS = 64
+MAX_GAMES = 1_000_000
+MAX_HANDS_LIMIT = 100_000
+
+
+class CommandFailed(Exception):
+    """Bad input found by a command: reported as one line, status 2."""
+
+
+def fail(message: str) -> NoReturn:
+    raise CommandFailed(message)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"tricktable {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True,
+                     help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Play, replay and study trick-taking card games."""
 
 
 @app.command("replay")
@@ -43,34 +86,33 @@ def replay_command(
         record = load_record(file)
         state = replay(record)
     except RecordError as e:
-        print(f"tricktable replay: {file}: {e}", file=sys.stderr)
-        raise typer.Exit(2) from None
+        fail(f"{file}: {e}")
     result = summary(state)
     if as_json:
         sys.stdout.write(json.dumps(result, indent=1) + "\n")
         return
     game = state.game
-    table = Table(title=f"{game.title} — {file.name}")
+    table = Table(title=f"{game.title} — {shown(file.name)}")
     table.add_column("hand", justify="right")
     labels = list(result["totals"])
     who = "team" if game.partnership else "seat"
     for label in labels:
         name = record.players.get(label, "") if not game.partnership else ""
-        table.add_column(f"{who} {label}" + (f" {name}" if name else ""), justify="right")
+        table.add_column(f"{who} {label}" + (f" {shown(name)}" if name else ""), justify="right")
     table.add_column("notes")
-    shown = game.replay_notes
+    noted = game.replay_notes
     for i, hand in enumerate(result["hands"], 1):
         cells = [f"{hand['scores'][k]:+d} → {hand['totals'][k]}" for k in labels]
         notes = ", ".join(
-            f"{k} {_short(v)}"
+            f"{k} {shown(_short(v))}"
             for k, v in hand.items()
-            if k not in ("scores", "totals") and (shown is None or k in shown)
+            if k not in ("scores", "totals") and (noted is None or k in noted)
             and v is not None and v != [] and v != {}
         )
         table.add_row(str(i), *cells, notes)
     stdout.print(table)
     for line in game.score_lines(state):
-        stdout.print(line)
+        stdout.print(shown(line))
     if result["finished"]:
         stdout.print(f"Game over: {who} {result['winner']} wins.")
     else:
@@ -90,33 +132,48 @@ def games_command(
     """List the games and their table options (set with --option NAME=VALUE)."""
     names = [name] if name else game_names()
     for n in names:
-        try:
-            cls = game_class(n)
-        except Exception as e:  # unknown name: say which exist
-            stderr.print(str(e))
-            raise typer.Exit(2) from None
+        cls = _game_class(n)
         table = Table(title=f"{n} — {cls.title}", show_lines=False)
         table.add_column("option")
         table.add_column("default")
         table.add_column("meaning")
         for info in cls.options_type.describe():
             choices = f" ({', '.join(map(str, info.choices))})" if info.choices else ""
-            table.add_row(info.name, repr(info.default), info.doc + choices)
+            table.add_row(info.name, _shown_value(info.default), info.doc + choices)
         stdout.print(table)
+
+
+def _shown_value(value: object) -> str:
+    """An option's value as a person writes it: true/false/none, not Python's spelling."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return ",".join(_shown_value(v) for v in value) or "none"
+    return str(value)
 
 
 # --- play and simulate (bots) ---------------------------------------------------------------
 
 
-def _options(game_name: str, pairs: list[str]) -> dict[str, object]:
-    """``--option NAME=VALUE`` pairs checked against the game's options."""
-    from .engine.errors import OptionError
-
-    cls = game_class(game_name)
+def _game_class(name: str) -> type[Game]:
     try:
-        return cls.options_type.parse_pairs(pairs).to_mapping()
+        return game_class(name)
     except OptionError as e:
-        raise typer.BadParameter(str(e), param_hint="--option") from None
+        fail(str(e))
+
+
+def _make_game(game_name: str, pairs: list[str]) -> Game:
+    """The game with ``--option NAME=VALUE`` pairs checked against its options."""
+    from .engine.game import make_game
+
+    cls = _game_class(game_name)
+    try:
+        options = cls.options_type.parse_pairs(pairs).to_mapping()
+        return make_game(game_name, options)
+    except OptionError as e:
+        fail(f"--option: {e}")
 
 
 @app.command("play")
@@ -140,20 +197,33 @@ def play_command(
         typer.Option("--option", "-o", help="A table option NAME=VALUE (repeatable)."),
     ] = None,
     resume_file: Annotated[
-        Path | None,
-        typer.Option("--resume", help="Carry on a game saved with 'save' (a record)."),
+        str | None,
+        typer.Option(
+            "--resume", metavar="[FILE]",
+            help="Carry on a saved game; with no FILE, the last game saved as you played.",
+        ),
     ] = None,
+    no_save: Annotated[
+        bool,
+        typer.Option("--no-save", help="Do not save the game as you play (it is saved after "
+                     "every hand and when you leave, by default)."),
+    ] = False,
 ) -> None:
     """Play one seat in the terminal against bots.
 
     Type a choice in the record notation without the seat ('play 4H', 'bid 4', 'give 2C 3D
-    4S') or short ('4H', '4', 'nil'); 'help' lists the legal choices, 'save [FILE]' writes a
-    record to resume later with --resume, 'quit' leaves.
+    4S') or short ('4H', '4', 'nil'); 'help' lists the legal choices and explains them,
+    'save [FILE]' writes a copy, 'quit' leaves. The game is saved as you play, in a file
+    named when it starts; 'tricktable play --resume' carries on the last one.
     """
-    from .engine.errors import OptionError, TricktableError
-    from .engine.game import make_game
-    from .engine.records import load_record
-    from .play.terminal import QuitGame, new_game, resumed_game
+    from .play.paths import saved_games_dir
+    from .play.terminal import (
+        QuitGame,
+        last_saved_game,
+        new_game,
+        resumed_game,
+        session_from_record,
+    )
 
     console = Console(highlight=False)
 
@@ -162,56 +232,78 @@ def play_command(
 
     seed_value: int | str | None = None
     if seed is not None:
-        seed_value = int(seed) if seed.lstrip("-").isdigit() else seed
+        seed_value = int(seed) if seed.isascii() and seed.lstrip("-").isdigit() else seed
     try:
         if resume_file is not None:
             if game_name is not None or option:
-                raise typer.BadParameter(
-                    "a resumed game takes its game and options from the record",
-                    param_hint="GAME/--option",
-                )
-            record = load_record(resume_file)
-            session = resumed_game(record, resume_file, seat, bots, seed_value, console, read)
+                fail("a resumed game takes its game and options from the record; "
+                     "give --resume FILE alone (or with --seat, --bots, --seed)")
+            path = Path(resume_file) if resume_file else last_saved_game(saved_games_dir())
+            if path is None:
+                fail(f"no unfinished game is saved in {saved_games_dir()}; "
+                     "start one with 'tricktable play GAME'")
+            if not resume_file and not _confirm(console, read, path):
+                return
+            record = load_record(path)
+            session_from_record(record)  # refuses malformed session fields up front
+            session = resumed_game(
+                record, path, seat, bots, seed_value, console, read, autosave=not no_save
+            )
         else:
             if game_name is None:
-                raise typer.BadParameter("name a game to play (or --resume FILE)",
-                                         param_hint="GAME")
-            game = make_game(game_name, _options(game_name, option or []))
+                fail("name a game to play (see 'tricktable games'), or --resume [FILE]")
+            game = _make_game(game_name, option or [])
             session = new_game(
-                game, 0 if seat is None else seat, bots or "rules", seed_value, console, read
+                game, 0 if seat is None else seat, bots or "rules", seed_value, console, read,
+                autosave_dir=None if no_save else saved_games_dir(),
             )
     except (TricktableError, ValueError) as e:
-        stderr.print(f"tricktable play: {e}")
-        raise typer.Exit(2) from None
+        fail(str(e))
     try:
         session.play()
-    except QuitGame:
-        console.print("\nLeft the table. (A game saved with 'save' can be resumed.)")
-    except OptionError as e:  # a bot name that does not exist, found late
-        stderr.print(f"tricktable play: {e}")
-        raise typer.Exit(2) from None
+    except QuitGame as e:
+        session.leave(str(e))
+        if e.interrupted:
+            raise typer.Exit(130) from None
+    except KeyboardInterrupt:
+        session.leave("interrupted")
+        raise typer.Exit(130) from None
+
+
+def _confirm(console: Console, read: object, path: Path) -> bool:
+    """Offer the last saved game; Enter or 'y' takes it."""
+    from .play.terminal import describe_saved_game
+
+    console.print(f"The last game: {shown(describe_saved_game(path))}")
+    assert callable(read)
+    try:
+        answer = str(read("Carry on with it? [Y/n] ")).strip().lower()
+    except EOFError:
+        return False
+    return answer in ("", "y", "yes")
 
 
 @app.command("simulate")
 def simulate_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="The game to simulate.")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games (deal sets in "
-                                       "duplicate mode) to play.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                                       help="Games (deal sets in duplicate mode) to play.")
+                     ] = 100,
     bots: Annotated[
         str, typer.Option("--bots", help="One bot name per player seat, comma-separated "
                           "(e.g. rules,random,rules,random), or a pattern repeated round the "
                           "table (rules,random), or one name for all.")
     ] = "rules",
     seed: Annotated[str, typer.Option("--seed", help="Seed of the simulation.")] = "0",
-    workers: Annotated[int, typer.Option("--workers", "-j", min=1,
+    workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS,
                                          help="Worker processes.")] = 1,
     duplicate: Annotated[
         bool, typer.Option("--duplicate", help="Replay every deal set with the bots rotated "
                            "round the seats, to cancel the luck of the cards.")
     ] = False,
     max_hands: Annotated[
-        int, typer.Option("--max-hands", min=1, help="Stop a game after this many hands and "
-                          "count it unfinished.")
+        int, typer.Option("--max-hands", min=1, max=MAX_HANDS_LIMIT,
+                          help="Stop a game after this many hands and count it unfinished.")
     ] = 200,
     records: Annotated[
         Path | None, typer.Option("--records", help="Save every game's record in this directory.")
@@ -232,22 +324,17 @@ def simulate_command(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from .engine.errors import OptionError
-    from .engine.game import make_game
-    from .play.simulate import run, summarize, summary_json
+    from .play.simulate import run, seat_pattern, summarize, summary_json
 
-    opts = _options(game_name, option or [])
-    game = make_game(game_name, opts)
-    names = [n.strip() for n in bots.split(",") if n.strip()]
-    if names and len(game.player_seats) % len(names) == 0:
-        names = names * (len(game.player_seats) // len(names))  # a pattern round the table
-    if len(names) != len(game.player_seats):
-        stderr.print(
-            f"tricktable simulate: {game_name} has {len(game.player_seats)} players (seats "
-            f"{', '.join(map(str, game.player_seats))}); --bots names {len(names)}"
-        )
-        raise typer.Exit(2)
-    seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
+    game = _make_game(game_name, option or [])
+    opts = game.options.to_mapping()
+    try:
+        names = seat_pattern(bots, len(game.player_seats), game.partnership)
+    except ValueError as e:
+        fail(f"--bots: {e}")
+    if records is not None:
+        _check_directory(records)
+    seed_value: int | str = int(seed) if seed.isascii() and seed.lstrip("-").isdigit() else seed
     start = time.perf_counter()
     total = games * (len(names) if duplicate else 1)
     try:
@@ -262,8 +349,7 @@ def simulate_command(
                 progress=lambda n: progress.advance(task, n),
             )
     except OptionError as e:
-        stderr.print(f"tricktable simulate: {e}")
-        raise typer.Exit(2) from None
+        fail(str(e))
     seconds = time.perf_counter() - start
     if as_json:
         sys.stdout.write(json.dumps(summary_json(game, outcomes, seconds), indent=1) + "\n")
@@ -288,7 +374,11 @@ def simulate_command(
     stdout.print(table)
     stdout.print(
         f"seats: {', '.join(f'{p}={n}' for p, n in zip(game.player_seats, names, strict=True))}"
-        f"; seed {seed}; {hands} hands in {seconds:.1f} s ({hands / max(seconds, 1e-9):.0f}/s)"
+        if len(set(names)) > 1 else f"every seat: {names[0]}"
+    )
+    stdout.print(
+        f"seed {shown(seed)}"
+        f"; {hands} hands in {seconds:.1f} s ({hands / max(seconds, 1e-9):.0f}/s)"
     )
     if unfinished:
         stdout.print(f"{unfinished} game(s) unfinished after {max_hands} hands (no winner).")
@@ -313,8 +403,19 @@ def analyze_command(
         record = load_record(file)
         analyze_to_console(record, file.name, hand, seat, as_json, stdout, stderr)
     except RecordError as e:
-        print(f"tricktable analyze: {file}: {e}", file=sys.stderr)
-        raise typer.Exit(2) from None
+        fail(f"{file}: {e}")
+
+
+def _check_directory(path: Path) -> None:
+    """``--records DIR`` must be a directory that exists or can be made, and writable."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--records: cannot make the directory {path}: {e.strerror or e}")
+    if not path.is_dir():
+        fail(f"--records: {path} is not a directory")
+    if not os.access(path, os.W_OK | os.X_OK):
+        fail(f"--records: cannot write in {path}")
 
 
 # --- league (players, sessions, standings across games) -----------------------------------
@@ -324,8 +425,77 @@ from .league.commands import league_app  # noqa: E402  (the sub-app lives with t
 app.add_typer(league_app, name="league")
 
 
+def _tolerant_streams() -> None:
+    """On a terminal that cannot show every character (PYTHONIOENCODING=ascii, an old
+    console), show '?' for what it cannot show rather than crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
+
+
+def _bare_resume(args: list[str]) -> list[str]:
+    """``--resume`` with no FILE after it means the last saved game (spelled ``--resume=``
+    for the parser, which wants a value)."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg == "--resume" and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = "--resume="
+    return out
+
+
+def _say(command: str, message: str) -> None:
+    """One line on standard error: the command and what went wrong."""
+    text = " ".join(plain(message, limit=4000).split())
+    print(f"{command}: {text}", file=sys.stderr)
+
+
+def run(args: list[str]) -> int:
+    """Run the command line ``args``; return the exit status (see the module docstring)."""
+    command = "tricktable" + (f" {args[0]}" if args and not args[0].startswith("-") else "")
+    try:
+        result = app(args=_bare_resume(args), prog_name="tricktable", standalone_mode=False)
+    except CommandFailed as e:
+        _say(command, str(e))
+        return 2
+    except typer.Exit as e:
+        return int(e.exit_code or 0)
+    except (typer.Abort, KeyboardInterrupt):
+        _say("tricktable", "interrupted")
+        return 130
+    except typer.TyperException as e:
+        format_message = getattr(e, "format_message", None)
+        text = format_message() if callable(format_message) else str(e)
+        ctx = getattr(e, "ctx", None)
+        where = getattr(ctx, "command_path", None) or command
+        _say(where, f"{text} (see '{where} -h')")
+        return int(getattr(e, "exit_code", 2) or 2)
+    except TricktableError as e:
+        _say(command, str(e))
+        return 2
+    except BrokenPipeError:
+        return 0  # the reader went away (tricktable ... | head): nothing is wrong
+    except OSError as e:
+        _say(command, f"{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+        return 2
+    except Exception as e:
+        if os.environ.get("TRICKTABLE_DEBUG"):
+            raise
+        _say(command, f"internal error ({type(e).__name__}: {e}); please report it "
+             "(TRICKTABLE_DEBUG=1 shows where)")
+        return 1
+    return result if isinstance(result, int) else 0
+
+
 def main() -> None:
-    app()
+    _tolerant_streams()
+    status = run(sys.argv[1:])
+    with contextlib.suppress(BrokenPipeError, ValueError):
+        sys.stdout.flush()
+    sys.exit(status)
 
 
 if __name__ == "__main__":

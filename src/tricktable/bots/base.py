@@ -29,7 +29,15 @@ class Bot:
         self.seat = seat
         # One stream per bot and seat, so that bots at a table never share random draws
         # and a game is reproducible from its seed.
+        self.seed = seed
         self.rng = random.Random(f"{seed}/bot/{self.name}/{seat}")
+
+    def reseed(self, position: str) -> None:
+        """Restart the bot's stream for one decision, named by its place in the game (hand
+        and action number). A table does this before every choice, so that a game resumed
+        from its record, or a server rebuilt from its log, makes the very choices it would
+        have made: the stream depends on where the game is, not on what came before."""
+        self.rng.seed(f"{self.seed}/bot/{self.name}/{self.seat}/{position}")
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """One of ``legal`` (never empty) for the seat to act, which this bot controls."""

@@ -13,7 +13,7 @@ is in ``tricks.py``; a game changes it through small hooks (``lead_mask``,
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
@@ -162,6 +162,22 @@ class Game(TrickPlay):
         """Game-level facts for the replay output beyond totals and winner (tray person,
         stake owed, statistics). Documented per game."""
         return {}
+
+    def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                   ) -> list[str]:
+        """The hand just scored, explained in words: what each side bid and took, bonuses
+        and penalties and who earned them. Called once per hand, after ``score_hand``,
+        while the state still holds the hand. Default: each side's score."""
+        return [
+            f"{self.entity_name(e)}: {score:+d}" for e, score in enumerate(scores)
+        ]
+
+    def entity_name(self, entity: int) -> str:
+        """A scoring side in words: "team 0 (seats 0+2)" or "seat 1"."""
+        label = self.entity_label(entity)
+        if self.partnership:
+            return f"team {label} (seats {entity}+{entity + 2})"
+        return f"seat {label}"
 
     def score_lines(self, state: State) -> list[str]:
         """Extra lines showing the score the way the game's players would (Paperless's
@@ -411,6 +427,7 @@ class Game(TrickPlay):
 
     def finish_hand(self, state: State) -> None:
         scores, details = self.score_hand(state)
+        lines = tuple(self.hand_lines(state, scores, details))
         for e, s in enumerate(scores):
             state.totals[e] += s
         labels = [self.entity_label(e) for e in range(len(scores))]
@@ -419,6 +436,7 @@ class Game(TrickPlay):
                 dict(zip(labels, scores, strict=True)),
                 dict(zip(labels, state.totals, strict=True)),
                 details,
+                lines,
             )
         )
         state.past_hands += (HandLog(state.deal, tuple(state.actions)),)  # type: ignore[arg-type]

@@ -38,6 +38,13 @@ class HandRecord:
     dealer: int
     deal: dict[str, str]
     actions: list[str]
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Per-hand fields a later version added; kept so that saving a record loses nothing."""
+
+    def to_json(self) -> dict[str, Any]:
+        obj: dict[str, Any] = {"dealer": self.dealer, "deal": self.deal, "actions": self.actions}
+        obj.update({k: v for k, v in self.extra.items() if k not in obj})
+        return obj
 
 
 @dataclass
@@ -55,9 +62,7 @@ class Record:
             "game": self.game,
             "options": self.options,
             "players": self.players,
-            "hands": [
-                {"dealer": h.dealer, "deal": h.deal, "actions": h.actions} for h in self.hands
-            ],
+            "hands": [h.to_json() for h in self.hands],
         }
         obj.update({k: v for k, v in self.extra.items() if k not in obj})
         return obj
@@ -234,7 +239,8 @@ def parse_record(obj: Any, source: str = "record") -> Record:
         actions = h.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError(f"{where}: 'actions' must be a list of strings")
-        hands.append(HandRecord(dealer, dict(deal), list(actions)))
+        unknown = {k: v for k, v in h.items() if k not in ("dealer", "deal", "actions")}
+        hands.append(HandRecord(dealer, dict(deal), list(actions), unknown))
     known = {"format", "game", "options", "players", "hands"}
     extra = {k: v for k, v in obj.items() if k not in known}
     return Record(game, dict(options), dict(players), hands, extra)

@@ -68,6 +68,8 @@ class HandResult:
     scores: Mapping[str, int]
     totals: Mapping[str, int]
     details: Mapping[str, Any] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()
+    """The score explained in words, a line per item (see ``Game.hand_lines``)."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,8 @@ def independent(value: Any) -> Any:
         return set(value)
     if isinstance(value, HandResult):
         return HandResult(
-            independent(value.scores), independent(value.totals), independent(value.details)
+            independent(value.scores), independent(value.totals), independent(value.details),
+            value.lines,
         )
     return copy.deepcopy(value)
 

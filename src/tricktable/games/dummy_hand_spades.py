@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -358,6 +359,38 @@ class DummyHandSpades(Game):
         return sole_leader(state.totals)  # a tie for first plays another hand
 
     # --- what seats see --------------------------------------------------------------------
+
+
+    def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                   ) -> list[str]:
+        """Each player's team bid against his team's tricks, the nils and the bags."""
+        assert isinstance(state, DummyHandSpadesState)
+        opts = self.options
+        declarer = state.declarer
+        tricks = details["team_tricks"]
+        before = state.results[-1].details["bags"] if state.results else {}
+        lines = []
+        for seat in REAL_PLAYERS:
+            bid = self._bid(state, seat).tricks
+            role = "declarer, with the dummy" if seat == declarer else "defender"
+            took = tricks["declarer"] if seat == declarer else tricks["defenders"]
+            team = "his team" if seat == declarer else "the defenders"
+            points, bags = contract_score(bid, took)
+            verdict = f"made, {points:+d}" if points > 0 else f"set, {points:+d}"
+            if points > 0 and bags:
+                verdict += f" ({bags} bag(s))"
+            lines.append(f"seat {seat} ({role}) bid {bid}; {team} took {took}: {verdict}")
+            for nil in details["nils"]:
+                if nil["bidder"] == seat:
+                    hand = "his own hand" if nil["hand"] == seat else self.seat_name(nil["hand"])
+                    outcome = "made: +" if nil["made"] else "failed: -"
+                    lines.append(f"seat {seat}'s nil on {hand} {outcome}{NIL_POINTS}")
+            _, penalty = add_bags(int(before.get(str(seat), 0)), bags if points > 0 else 0,
+                                  opts.bag_limit, opts.bag_penalty)
+            if penalty:
+                lines.append(f"seat {seat} reached {opts.bag_limit} bags: {penalty:+d}")
+            lines.append(f"seat {seat}: {scores[seat]:+d} this hand")
+        return lines
 
     def dummy_shown(self, state: State) -> bool:
         """The dummy is face up from the opening lead to the end of the hand."""

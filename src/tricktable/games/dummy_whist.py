@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -607,6 +608,38 @@ class WhistGame(Game):
         return sole_leader(state.totals)  # a tie for first plays on
 
     # --- what seats see --------------------------------------------------------------------
+
+
+    def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                   ) -> list[str]:
+        """The contract against the books, renege verdicts (honour mode) and who scores."""
+        assert isinstance(state, WhistState) and state.best is not None
+        declarer = details["declarer"]
+        bid = state.best.tricks
+        mult = details["multiplier"]
+        lines = []
+        for verdict in details.get("reneges", ()):
+            caller = self.seat_name(verdict["caller"])
+            if verdict["right"]:
+                lines.append(f"{caller}'s renege call on trick {verdict['trick']} was right: "
+                             f"{RENEGE_PENALTY} books go to the caller's side")
+            else:
+                lines.append(f"{caller}'s renege call on trick {verdict['trick']} was wrong: "
+                             f"{RENEGE_PENALTY} books go to the other side")
+        need = BOOK + bid
+        times = f" x {mult}" if mult > 1 else ""
+        if details["made"]:
+            over = details["books"] - BOOK
+            lines.append(f"seat {declarer} declared {details['contract']} and took "
+                         f"{details['books']} books (needed {need}): made, {over}{times} = "
+                         f"{scores[declarer]:+d}")
+        else:
+            opponents = [s for s, v in enumerate(scores) if v]
+            lines.append(f"seat {declarer} declared {details['contract']} and took "
+                         f"{details['books']} books (needed {need}): set; "
+                         + ", ".join(f"seat {s} {bid}{times} = {scores[s]:+d}"
+                                     for s in opponents))
+        return lines
 
     def controller(self, state: State, seat: int) -> int:
         raise NotImplementedError

@@ -6,6 +6,7 @@ The player to the dealer's left bids first and leads. Spades are trumps.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -276,6 +277,49 @@ class Spades(Game):
         return sole_leader(totals) if over else None
 
     # --- what seats see --------------------------------------------------------------------
+
+
+    def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                   ) -> list[str]:
+        """Each team's contract, its nils and its bags, in words."""
+        assert isinstance(state, SpadesState)
+        opts = self.options
+        before = state.results[-1].details["bags"] if state.results else {"0": 0, "1": 0}
+        lines = []
+        for team in (0, 1):
+            seats = (team, team + 2)
+            bids = [state.bids[s] for s in seats]
+            contract = sum(b.tricks for b in bids if b is not None)
+            counted = sum(
+                state.won[s] for s, b in zip(seats, bids, strict=True)
+                if opts.nil_tricks_count or (b is not None and b.tricks > 0)
+            )
+            name = self.entity_name(team)
+            if contract:
+                points, bags = contract_score(contract, counted)
+                if points > 0:
+                    extra = f" and {bags} overtrick(s), each a bag" if bags else ""
+                    lines.append(f"{name} bid {contract} and took {counted}: made, "
+                                 f"{10 * contract}{extra} = {points:+d}")
+                else:
+                    lines.append(f"{name} bid {contract} and took {counted}: set, {points:+d}")
+            else:
+                bags = counted if opts.nil_tricks_count else 0
+            for s, b in zip(seats, bids, strict=True):
+                if b is not None and b.tricks == 0:
+                    kind = "blind nil" if b.blind else "nil"
+                    value = 200 if b.blind else 100
+                    if state.won[s] == 0:
+                        lines.append(f"seat {s}'s {kind} made: +{value} to {name}")
+                    else:
+                        lines.append(f"seat {s}'s {kind} failed ({state.won[s]} trick(s) "
+                                     f"taken): -{value} to {name}")
+            _, penalty = add_bags(int(before[str(team)]), bags, opts.bag_limit, opts.bag_penalty)
+            if penalty:
+                lines.append(f"{name} reached {opts.bag_limit} bags: {penalty:+d} "
+                             f"({details['bags'][str(team)]} bag(s) carried on)")
+            lines.append(f"{name}: {scores[team]:+d} this hand")
+        return lines
 
     def visible_holdings(self, state: State, viewer: int) -> list[CardSet]:
         assert isinstance(state, SpadesState)

@@ -215,8 +215,10 @@ class ThreeBSpades(Game):
     def configure(self) -> None:
         n = self.options.players
         if n not in (3, 4, 5):
+            given = "none was given" if n is None else f"not {n}"
             raise OptionError(
-                f"3b-spades needs the number of players, 3, 4 or 5 (option players), not {n!r}"
+                "3b-spades is played by 3, 4 or 5: say how many with -o players=3 (or 4, 5); "
+                + given
             )
         self.num_seats = n
         self.player_seats = tuple(range(n))
@@ -549,6 +551,33 @@ class ThreeBSpades(Game):
         return max(range(self.num_seats), key=lambda s: totals[s])
 
     # --- statistics ------------------------------------------------------------------------
+
+
+    def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                   ) -> list[str]:
+        """Each bid against the tricks taken (ruling 6), the zero value, the tray."""
+        pot = details["zero_pot_before"]
+        lines = []
+        for key, bid in details["bids"].items():
+            took = details["tricks"][key]
+            score = scores[int(key)]
+            if bid == 0:
+                why = (f"a zero taking no trick wins the zero value, {pot}" if took == 0
+                       else f"a zero loses 10 a trick: {took} trick(s)")
+            elif took < bid:
+                why = "set: one point a trick taken"
+            elif took == bid:
+                why = f"made exactly: 10 x {bid}"
+            else:
+                why = f"made with {took - bid} over: 10 x {bid} less 10 a trick over"
+            lines.append(f"seat {key} bid {bid}, took {took}: {why} = {score:+d}")
+        if details["zero_pot_after"] != pot:
+            lines.append(f"the zero value of the next hand: {details['zero_pot_after']}")
+        if details.get("all_tricks") is not None:
+            lines.append(f"seat {details['all_tricks']} took every trick: the game is won")
+        tray = details["in_tray"]
+        lines.append("in the tray: " + ", ".join(f"seat {s}" for s in tray))
+        return lines
 
     def game_summary(self, state: State) -> dict[str, Any]:
         """Game-level statistics (ruling 10): ``tray_person`` (lowest total when the game is

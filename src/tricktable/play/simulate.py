@@ -16,6 +16,7 @@ of Spades going for ever) count as unfinished: nobody wins them.
 from __future__ import annotations
 
 import math
+import signal
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,27 @@ class GameOutcome:
     hands: int
     totals: Mapping[str, int]
     seconds: float = 0.0
+
+
+def seat_pattern(text: str, n_players: int, partnership: bool) -> list[str]:
+    """The bot of each real player's seat from ``--bots``: one name for every seat; one
+    per seat; or fewer names, which in a partnership game go round the table (one per
+    team: ``rules,random`` is a rules team against a random team) and otherwise fill the
+    remaining seats with the last name (``rules,random`` in a 3-player game is one rules
+    bot against two random ones)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValueError("name at least one bot")
+    if len(names) > n_players:
+        raise ValueError(f"{len(names)} names for {n_players} players")
+    if len(names) == n_players:
+        return names
+    if partnership:
+        if n_players % len(names):
+            raise ValueError(f"a partnership game of {n_players} players takes one name, one "
+                             f"per team (2) or one per player ({n_players}); got {len(names)}")
+        return names * (n_players // len(names))
+    return names + [names[-1]] * (n_players - len(names))
 
 
 def plan(
@@ -119,6 +141,22 @@ def _play_batch(
     return [play_game(game_name, options, s, max_hands, records_dir) for s in specs]
 
 
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the workers), so that an
+    interrupted simulation ends with one line, not a traceback from every process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """Stop the workers now, without waiting for the games they are playing."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=1)
+
+
 def run(
     game_name: str,
     options: Mapping[str, Any],
@@ -156,7 +194,8 @@ def run(
     # so the results do not depend on how the games are spread over the workers.
     size = max(1, min(50, len(specs) // (workers * 8) or 1))
     batches = [specs[i : i + size] for i in range(0, len(specs), size)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
         futures = [
             pool.submit(_play_batch, game_name, opts, batch, max_hands, directory)
             for batch in batches
@@ -166,6 +205,10 @@ def run(
             outcomes.extend(done)
             if progress:
                 progress(len(done))
+    except BaseException:
+        _stop_at_once(pool)
+        raise
+    pool.shutdown()
     outcomes.sort(key=lambda o: (o.index, o.rotation))
     return outcomes
 

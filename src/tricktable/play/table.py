@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from ..engine.actions import Action, Deal
-from ..engine.errors import RecordError
+from ..engine.actions import Action, Deal, parse_action
+from ..engine.errors import NotationError, RecordError
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.records import Record, record_from_state, replay
@@ -39,6 +39,11 @@ class Agent(Protocol):
         ...
 
 
+DECLINED_KEY = "declined"
+"""The session field listing the out-of-turn chances turned down in the current hand, so
+that a resumed game does not offer them again."""
+
+
 def deal_rng(seed: int | str, hand: int) -> random.Random:
     """The random stream of one hand's deal (hand 0 also draws the first dealer)."""
     return random.Random(f"{seed}/deal/{hand}")
@@ -58,6 +63,7 @@ class Table:
         seed: int | str,
         names: Mapping[int, str] | None = None,
         state: State | None = None,
+        carried: Record | None = None,
     ) -> None:
         missing = [s for s in game.player_seats if s not in agents]
         if missing:
@@ -71,6 +77,9 @@ class Table:
         # Out-of-turn chances already turned down, by chooser and what was offered: the
         # same chance is not offered again at every step of the hand.
         self._declined: set[tuple[int, tuple[Action, ...]]] = set()
+        # The record a resumed game came from: fields this version does not know, at the
+        # top and in each hand, are written back when the game is saved.
+        self.carried = carried
 
     @property
     def over(self) -> bool:
@@ -125,7 +134,9 @@ class Table:
             if key in self._declined:
                 continue
             obs = replace(game.observe(state, seat), legal=key[1])
-            taken = self.agents[seat].offer(obs, offered)
+            agent = self.agents[seat]
+            self._reseed(agent, f"offer/{seat}")
+            taken = agent.offer(obs, offered)
             if taken is None:
                 self._declined.add(key)
                 continue
@@ -133,7 +144,15 @@ class Table:
         obs = game.observe(state, chooser)
         if len(mine) != len(obs.legal):
             obs = replace(obs, legal=tuple(mine))
-        return self._take(self.agents[chooser].choose(obs, mine))
+        agent = self.agents[chooser]
+        self._reseed(agent, "choose")
+        return self._take(agent.choose(obs, mine))
+
+    def _reseed(self, agent: Agent, what: str) -> None:
+        """Give a bot the stream of this decision (see ``Bot.reseed``)."""
+        reseed = getattr(agent, "reseed", None)
+        if reseed is not None:
+            reseed(f"{self.state.hand_number}/{len(self.state.actions)}/{what}")
 
     def _take(self, action: Action) -> Action:
         step(self.state, action)
@@ -167,11 +186,42 @@ class Table:
         """Everything played so far, with the seed (and ``session``, e.g. who sat where) in
         the record's ``session`` field so that the game can be resumed."""
         record = record_from_state(self.state, self.names)
+        if self.carried is not None:
+            for key, value in self.carried.extra.items():
+                record.extra.setdefault(key, value)
+            for hand, old in zip(record.hands, self.carried.hands, strict=False):
+                if hand.dealer == old.dealer and hand.deal == old.deal:
+                    hand.extra.update(old.extra)
         info: dict[str, Any] = {"seed": self.seed}
         if session:
             info.update(session)
+        declined = [
+            [seat, [str(a) for a in offered]] for seat, offered in sorted(
+                self._declined, key=lambda k: (k[0], [str(a) for a in k[1]])
+            )
+        ]
+        if declined:
+            info[DECLINED_KEY] = declined
         record.extra[SESSION_KEY] = info
         return record
+
+    def restore_declined(self, info: Mapping[str, Any]) -> None:
+        """Take back the chances turned down before the game was saved (from its session
+        field); anything malformed is ignored, as it only makes a chance come again."""
+        entries = info.get(DECLINED_KEY)
+        if not isinstance(entries, list):
+            return
+        for entry in entries:
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
+                continue
+            seat, texts = entry
+            if not isinstance(seat, int) or not all(isinstance(t, str) for t in texts):
+                continue
+            try:
+                offered = tuple(parse_action(t) for t in texts)
+            except NotationError:
+                continue
+            self._declined.add((seat, offered))
 
 
 def session_info(record: Record) -> dict[str, Any]:
@@ -196,6 +246,7 @@ def resume(
         if not isinstance(seed, int | str):
             raise RecordError("the record has no seed to continue from; give one with --seed")
     names = {int(k): v for k, v in record.players.items() if k.isdigit()}
-    table = Table(game, make_agents(game, info), seed, names or None, state)
+    table = Table(game, make_agents(game, info), seed, names or None, state, carried=record)
+    table.restore_declined(info)
     return table
 

@@ -12,9 +12,13 @@ explained, with the rule and what is allowed, and asked again.
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +26,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..bots import make_bot
-from ..engine.actions import Action, Bid, Discard, Flip, Give, Peek, parse_action
+from ..engine.actions import Action, Bid, Discard, Flip, Give, Peek, Play, parse_action
 from ..engine.cards import (
     JOKERS,
+    SUIT_MASKS,
     SUIT_SYMBOLS,
     Card,
     CardSet,
@@ -32,18 +37,24 @@ from ..engine.cards import (
     parse_card,
     sorted_for_display,
 )
-from ..engine.errors import IllegalAction, NotationError, TricktableError
+from ..engine.errors import IllegalAction, NotationError, RecordError, TricktableError
 from ..engine.game import Game, summarize_actions
 from ..engine.observation import Observation
-from ..engine.records import Record
+from ..engine.records import Record, load_record, replay
 from ..engine.state import Phase
-from .table import Agent, Table, resume, session_info
+from .display import shown
+from .table import SESSION_KEY, Agent, Table, resume, session_info
 
 HUMAN = "human"
 
 
 class QuitGame(Exception):
-    """The person asked to leave (``quit``, end of input or Ctrl-C)."""
+    """The person asked to leave (``quit``, end of input, Ctrl-C or SIGTERM); the text
+    says how, ``interrupted`` whether by a signal."""
+
+    def __init__(self, how: str = "quit", interrupted: bool = False) -> None:
+        super().__init__(how)
+        self.interrupted = interrupted
 
 
 class ClaimAccepted(Exception):
@@ -115,8 +126,34 @@ class Reading:
     candidates: tuple[Action, ...] = ()  # parsed but not legal: for the rules' explanation
 
 
-def interpret(text: str, legal: Sequence[Action]) -> Reading:
-    """Match typed text to one of the legal actions (see the module docstring)."""
+_NIL_SELF = ("me", "mine", "self", "own")
+_NIL_DUMMY = ("dummy",)
+
+
+def nil_short_forms(text: str, me: int, dummy: int | None) -> str:
+    """``nil=me,dummy`` written with seat numbers: ``me`` is the person's own hand,
+    ``dummy`` the dummy's (Dummy Hand Spades' nil declarations)."""
+    def seats(match: re.Match[str]) -> str:
+        out = []
+        for word in match.group(1).split(","):
+            w = word.strip().lower()
+            if w in _NIL_SELF:
+                out.append(str(me))
+            elif w in _NIL_DUMMY and dummy is not None:
+                out.append(str(dummy))
+            else:
+                out.append(word)
+        return "nil=" + ",".join(out)
+
+    return re.sub(r"nil=([^\s]*)", seats, text, flags=re.IGNORECASE)
+
+
+def interpret(text: str, legal: Sequence[Action], me: int | None = None,
+              dummy: int | None = None) -> Reading:
+    """Match typed text to one of the legal actions (see the module docstring). ``me``
+    and ``dummy`` are the seats meant by ``nil=me,dummy``."""
+    if me is not None and "nil=" in text.lower():
+        text = nil_short_forms(text, me, dummy)
     words = text.strip().split()
     if not words:
         return Reading(None, "type a choice, or 'help'")
@@ -129,7 +166,8 @@ def interpret(text: str, legal: Sequence[Action]) -> Reading:
     if line in _PHRASES and any(isinstance(a, Bid) and a.nils for a in legal):
         # Dummy Hand Spades: a bid is a team bid, and nil is declared on hands with it
         return Reading(None, "here a bid is a team bid and nil is declared with it, e.g. "
-                             f"'bid 4 nil={seats[0]}' (nil on your own hand)")
+                             f"'bid 4 nil=me' or 'bid 4 nil={seats[0]}' (nil on your own hand),"
+                             " 'bid 7 nil=me,dummy'")
     line = _PHRASES.get(line, line)
     words = [_WORDS.get(w, w) for w in line.split()]
     line = " ".join(words)
@@ -225,8 +263,11 @@ class TerminalPlayer:
         save: Callable[[str | None], Path],
         explain: Callable[[Action, Sequence[Action]], str],
         claim: Callable[[list[str]], tuple[bool, str]] | None = None,
+        checkpoint: Callable[[], None] | None = None,
     ) -> None:
         self.game = game
+        # called before every question: the game is saved before the person is asked
+        self.checkpoint: Callable[[], None] = checkpoint or (lambda: None)
         self.seat = seat
         self.console = console
         self.read = read
@@ -308,7 +349,7 @@ class TerminalPlayer:
             c.print(f"[bold]{escape(name)}[/]: {holding_markup(cards)}")
         if obs.phase is Phase.PLAY:
             won = " · ".join(
-                f"{self.seat_label(s)} {w}" for s, w in enumerate(obs.won) if obs.hand_sizes[s] or w
+                f"{self.seat_label(s)} {obs.won[s]}" for s in self.playing_seats(obs)
             )
             c.print(f"[bold]Tricks won[/]: {won}")
             if obs.trick:
@@ -319,6 +360,12 @@ class TerminalPlayer:
                 )
                 c.print(f"[bold]Trick {len(obs.tricks) + 1}[/]: {plays}")
         c.print(f"[bold]Your hand[/]: {holding_markup(obs.hand)}")
+
+    def playing_seats(self, obs: Observation) -> list[int]:
+        """The seats that take part in this hand's play, whether or not they won a trick
+        (a 3B player sitting out holds no cards and takes none)."""
+        return [s for s in range(len(obs.won)) if obs.hand_sizes[s] or obs.won[s]
+                or any(s in t.seats for t in obs.tricks) or any(s == p for p, _ in obs.trick)]
 
     # --- asking ---------------------------------------------------------------------------
 
@@ -343,11 +390,15 @@ class TerminalPlayer:
         self, prompt: str, obs: Observation, legal: Sequence[Action], optional: bool
     ) -> Action | None:
         c = self.console
+        warned: Action | None = None
         while True:
+            self.checkpoint()
             try:
                 text = self.read(f"{prompt} ({escape(_brief(legal))})> ")
-            except (EOFError, KeyboardInterrupt):
-                raise QuitGame from None
+            except EOFError:
+                raise QuitGame("end of input") from None
+            except KeyboardInterrupt:
+                raise QuitGame("interrupted", interrupted=True) from None
             word = text.strip().lower()
             if not word:
                 if optional:
@@ -372,8 +423,14 @@ class TerminalPlayer:
                 if accepted:
                     raise ClaimAccepted
                 continue
-            reading = interpret(text, legal)
+            reading = interpret(text, legal, self.seat, self.dummy_seat())
             if reading.action is not None:
+                if self.is_renege(obs, reading.action) and warned != reading.action:
+                    warned = reading.action
+                    c.print("[yellow]Careful[/]: you hold the suit led, so that card is a "
+                            "renege, and the other side may call it (3 books). Type it again "
+                            "to play it anyway.")
+                    continue
                 return reading.action
             if reading.candidates:
                 why = self.explain(reading.candidates[0], legal)
@@ -391,6 +448,21 @@ class TerminalPlayer:
         self.console.print(f"Saved to {escape(str(path))}; continue it with "
                            f"'tricktable play --resume {escape(str(path))}'.")
 
+    def is_renege(self, obs: Observation, action: Action) -> bool:
+        """In honour mode: a card off the suit led while its player holds that suit."""
+        if not (isinstance(action, Play) and getattr(self.game.options, "honour", False)):
+            return False
+        if not obs.trick or obs.trick[0][1] >= 52 or action.card >= 52:
+            return False
+        suit = obs.trick[0][1] // 13
+        holding = obs.hand if action.seat == self.seat else obs.visible[action.seat]
+        return action.card // 13 != suit and bool(holding & SUIT_MASKS[suit])
+
+    def dummy_seat(self) -> int | None:
+        """The dummy the person's nil declarations can name (Dummy Hand Spades)."""
+        dummies = [s for s in range(self.game.num_seats) if s not in self.game.player_seats]
+        return dummies[0] if len(dummies) == 1 else None
+
     def show_help(self, legal: Sequence[Action]) -> None:
         c = self.console
         choices = [short(a) for a in legal]
@@ -398,6 +470,8 @@ class TerminalPlayer:
             c.print("Legal now: " + escape(summarize_actions(legal)))
         else:
             c.print("Legal now: " + escape(", ".join(choices)))
+        for line in move_explanations(self.game, legal, self.seat, self.dummy_seat()):
+            c.print("  " + escape(line))
         c.print(
             "Type a choice as shown (the short forms work too: a card while playing, a "
             "number while bidding, 'nil'), or: help, show (the table again), save [FILE], quit;"
@@ -406,11 +480,14 @@ class TerminalPlayer:
 
     def pause(self, prompt: str) -> None:
         """Wait for Enter between hands; save and quit work here too."""
+        self.checkpoint()
         while True:
             try:
                 text = self.read(prompt)
-            except (EOFError, KeyboardInterrupt):
-                raise QuitGame from None
+            except EOFError:
+                raise QuitGame("end of input") from None
+            except KeyboardInterrupt:
+                raise QuitGame("interrupted", interrupted=True) from None
             word = text.strip().lower()
             if not word:
                 return
@@ -420,6 +497,49 @@ class TerminalPlayer:
                 self.do_save(text.strip().split(maxsplit=1)[1:])
                 continue
             self.console.print("Press Enter to go on, or type save [FILE] or quit.")
+
+
+def move_explanations(game: Game, legal: Sequence[Action], me: int, dummy: int | None
+                      ) -> list[str]:
+    """What the special moves among ``legal`` mean, in a line each."""
+    verbs = {a.verb for a in legal}
+    lines = []
+    if any(isinstance(a, Bid) and a.nils for a in legal) or (
+        "bid" in verbs and dummy is not None and game.name == "dummy-hand-spades"
+    ):
+        lines.append(
+            "A bid is your team's bid (13 tricks in all). Declare nil on hands with it: "
+            "'bid 7 nil=me' (your own hand), 'nil=dummy' (the dummy's hand, seat "
+            f"{dummy}), 'bid 7 nil=me,dummy'; a nil counts for whichever team that hand "
+            "ends up in, +100 if it takes no trick, -100 if it does."
+        )
+    if "peek" in verbs:
+        lines.append("peek P P P: look privately at the dummy's cards at those positions "
+                     "(0 to 12, in the order dealt); everyone sees which positions you chose.")
+    if "flip" in verbs:
+        lines.append("flip P ...: turn the dummy's cards at those positions (0 to 12) face "
+                     "up for everyone.")
+    if "keep" in verbs or "swap" in verbs:
+        lines.append("keep: play the hand you were dealt (each keeper doubles the hand's "
+                     "score); swap: throw it in and take the other player's dummy's hand.")
+    if "exchange" in verbs:
+        lines.append("exchange C: the extra card has joined your hand; throw one card back "
+                     "face down (it becomes the extra card).")
+    if "discard" in verbs:
+        lines.append("discard C C: with jokers the dummy has 15 cards; put 2 of them out of "
+                     "play, face down (only you see which).")
+    if "rebid" in verbs:
+        lines.append("rebid N: change your bid, allowed until the next player has bid.")
+    if "renege" in verbs:
+        lines.append("renege T: call a renege on trick T; a right call moves 3 books to "
+                     "your side, a wrong one 3 books to the other side (settled at scoring).")
+    if "play" in verbs and getattr(game.options, "honour", False):
+        lines.append("Honour mode: any card may be played, but an off-suit card while you "
+                     "hold the suit led is a renege, and the other side may call it.")
+    if any(isinstance(a, Bid) and a.blind for a in legal):
+        lines.append("bid 0 blind: nil before looking at your cards (+200 or -200); "
+                     "pass: look at your cards and bid as usual.")
+    return lines
 
 
 _FACT_KEYS = (
@@ -488,8 +608,22 @@ def seat_bots(game: Game, seat: int, bots: str) -> PlaySetup:
     return PlaySetup(seat, chosen)
 
 
+def _is_bot_name(name: str) -> bool:
+    """Whether a seat's name in a record is one tricktable gave it (a bot's "rules (seat
+    1)", "you", "P2"), not a person's own name."""
+    return name in ("", "you") or bool(
+        re.fullmatch(r"P\d+|[a-z0-9_-]+(-\d+| \(seat \d+\))", name)
+    )
+
+
 class TerminalGame:
-    """A game played at the terminal: the table, the person and the bots."""
+    """A game played at the terminal: the table, the person and the bots.
+
+    With ``autosave`` the game is written to that file before the person is asked
+    anything, after every hand and when the person leaves (quit, Ctrl-C, Ctrl-D, SIGTERM),
+    so a killed terminal loses nothing that was shown: the bots' moves after the last
+    save are made again, the same, when the game is resumed (their streams depend on the
+    position, see ``Bot.reseed``)."""
 
     def __init__(
         self,
@@ -498,17 +632,27 @@ class TerminalGame:
         console: Console,
         read: Callable[[str], str],
         save_path: Path | None = None,
+        autosave: Path | None = None,
     ) -> None:
         self.table = table
         self.setup = setup
         self.console = console
         self.save_path = save_path
+        self.autosave = autosave
+        self._saved_at: tuple[int, int] | None = None
         game = table.game
         self.person = TerminalPlayer(
-            game, setup.seat, console, read, self.save, self.explain, self.judge_claim
+            game, setup.seat, console, read, self.save, self.explain, self.judge_claim,
+            checkpoint=self.checkpoint,
         )
         table.agents[setup.seat] = self.person
-        table.names[setup.seat] = "you"
+        # The person's seat is "you" unless it carries a person's own name (a resumed
+        # game keeps the names it was saved with); a seat a bot takes over is the bot's.
+        if _is_bot_name(table.names.get(setup.seat, "")):
+            table.names[setup.seat] = "you"
+        for s, bot in setup.bots.items():
+            if _is_bot_name(table.names.get(s, "")):
+                table.names[s] = f"{bot} (seat {s})"
 
     def session(self) -> dict[str, Any]:
         return {
@@ -524,11 +668,49 @@ class TerminalGame:
             path = Path(name)
         elif self.save_path is not None:
             path = self.save_path
+        elif self.autosave is not None:
+            path = self.autosave
         else:
             path = Path(f"tricktable-{self.table.game.name}-{self.table.seed}.json")
         self.record().save(path)
         self.save_path = path
         return path
+
+    def checkpoint(self) -> None:
+        """Save to the autosave file if anything happened since the last save. A failed
+        save is reported once and play goes on (the person can 'save FILE' elsewhere)."""
+        if self.autosave is None:
+            return
+        state = self.table.state
+        position = (state.hand_number, len(state.actions) + len(state.results) * 1000)
+        if position == self._saved_at:
+            return
+        try:
+            self.record().save(self.autosave)
+        except TricktableError as e:
+            self.console.print(f"[red]Could not save the game[/]: {shown(str(e))}; "
+                               "autosave is off for this game.")
+            self.autosave = None
+            return
+        self._saved_at = position
+
+    def leave(self, how: str) -> None:
+        """The person left (``how``: quit, end of input, interrupted, terminated): save
+        and say where the game is."""
+        c = self.console
+        path = self.autosave or self.save_path
+        if path is None or self.table.over:
+            c.print("\nLeft the table." + ("" if self.table.over else
+                    " (The game was not saved: --no-save.)"))
+            return
+        try:
+            self.record().save(path)
+        except TricktableError as e:
+            c.print(f"\nLeft the table; the game could not be saved: {shown(str(e))}")
+            return
+        resume = "tricktable play --resume" + ("" if path == self.autosave else f" {path}")
+        c.print(f"\nLeft the table ({how}); the game is saved in {shown(str(path))}. "
+                f"Carry on with '{shown(resume)}'.")
 
     def explain(self, action: Action, legal: Sequence[Action]) -> str:
         """Why the rules refuse an action: the rule and its reason from the engine (checked
@@ -558,9 +740,20 @@ class TerminalGame:
         self.console.print("Played out: " + escape(", ".join(str(p) for p in plays)))
 
     def play(self) -> None:
-        """Play to the end of the game, or until the person quits."""
+        """Play to the end of the game, or until the person quits (QuitGame). SIGTERM
+        leaves like Ctrl-C, so a terminal closed under the game still saves it."""
+        previous = _on_sigterm()
+        try:
+            self._play()
+        finally:
+            _restore_sigterm(previous)
+
+    def _play(self) -> None:
         table, person, c = self.table, self.person, self.console
         game = table.game
+        if self.autosave is not None:
+            c.print(f"Saving as you play to {shown(str(self.autosave))} (--no-save turns "
+                    "this off).")
         while not table.over:
             if table.between_hands:
                 if table.state.finished_hands:
@@ -568,13 +761,14 @@ class TerminalGame:
                     person.pause("Press Enter for the next hand (or save / quit)> ")
                 elif table.state.hand_number < 0:
                     c.print(f"[bold]{escape(game.title)}[/]: you are seat {person.seat}; "
-                            f"seed {table.seed}.")
+                            f"seed {shown(table.seed)}.")
                 table.deal()
                 continue
             try:
                 table.advance()
             except ClaimAccepted:
                 self.play_out_claim()
+        self.checkpoint()
         self.hand_summary()
         self.game_over()
 
@@ -586,46 +780,70 @@ class TerminalGame:
         person.show_news(table.observe(person.seat))
         result = state.results[-1]
         c.rule(f"Hand {state.finished_hands} is over")
+        for line in result.lines:
+            c.print("  " + escape(line))
         for label, score in result.scores.items():
-            c.print(f"  {escape(person.entity_label(label))}: {score:+d} → {result.totals[label]}")
-        facts = []
-        shown = table.game.replay_notes  # the details the game names as worth showing
-        for key, value in result.details.items():
-            if (shown is not None and key not in shown) or value in (None, [], {}):
-                continue
-            if isinstance(value, Mapping):
-                value = " ".join(f"{k}:{v}" for k, v in value.items())
-            elif isinstance(value, list | tuple):
-                value = ", ".join(str(v) for v in value)
-            facts.append(f"{key.replace('_', ' ')}: {value}")
-        if facts:
-            c.print("  [dim]" + escape(" · ".join(facts)) + "[/]")
+            c.print(f"  [bold]{escape(person.entity_label(label))}[/]: {score:+d} → "
+                    f"{result.totals[label]}")
         for line in table.game.score_lines(state):
             c.print("  " + escape(line))
 
     def game_over(self) -> None:
         table, person, c = self.table, self.person, self.console
         state = table.state
+        game = table.game
         winner = state.winner
         c.rule("Game over")
         if winner is not None:
-            label = table.game.entity_label(winner)
+            label = game.entity_label(winner)
             c.print(f"[bold]{escape(person.entity_label(label))} won[/] "
                     f"({escape(person.entity_label(label))}: {state.totals[winner]}).")
-        summary = table.game.game_summary(state)
-        for key in ("tray_person", "owed", "wire_to_wire"):
-            value = summary.get(key)
-            if value in (None, False, {}):
-                continue
-            if key == "tray_person":
-                c.print(f"Tray person: {escape(person.seat_label(int(value)))}.")
-            elif key == "owed" and isinstance(value, Mapping):
-                c.print(
-                    f"{escape(person.entity_label(str(value['by'])))} owe "
-                    f"{value['points']} points x stake = {value['amount']}."
-                )
-            elif key == "wire_to_wire":
-                c.print("A wire-to-wire tray person.")
+        standings = sorted(range(len(state.totals)), key=lambda e: -state.totals[e])
+        c.print("Final standings:")
+        for place, entity in enumerate(standings, 1):
+            label = game.entity_label(entity)
+            name = "" if game.partnership else table.names.get(entity, "")
+            who = person.entity_label(label) + (
+                f" ({shown(name)})" if name and name != "you" else "")
+            c.print(f"  {place}. {escape(who)}: {state.totals[entity]}")
+        summary = game.game_summary(state)
+        if "tray_person" in summary:
+            tray = summary["tray_person"]
+            if tray is None:
+                c.print("No tray person: last place is shared.")
+            else:
+                c.print(f"Tray person: {escape(person.seat_label(int(tray)))}"
+                        + (" (wire to wire: in the tray after every hand)."
+                           if summary.get("wire_to_wire") else "."))
+        owed = summary.get("owed")
+        if isinstance(owed, Mapping):
+            c.print(
+                f"{escape(person.entity_label(str(owed['by'])))} owe "
+                f"{owed['points']} points x stake = {owed['amount']}."
+            )
+
+
+def _on_sigterm() -> Any:
+    """Make SIGTERM leave the table like Ctrl-C (in the main thread only)."""
+    def leave(signum: int, frame: object) -> None:
+        raise QuitGame("terminated", interrupted=True)
+
+    try:
+        return signal.signal(signal.SIGTERM, leave)
+    except ValueError:  # not the main thread: leave the handler alone
+        return None
+
+
+def _restore_sigterm(previous: Any) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def autosave_path(directory: Path, game: Game, seed: int | str) -> Path:
+    """A new file for a game's autosave: the game, the date and time, and the seed."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe_seed = re.sub(r"[^A-Za-z0-9_-]", "_", str(seed))[:40]
+    return directory / f"{game.name}-{stamp}-{safe_seed}.json"
 
 
 def new_game(
@@ -635,6 +853,7 @@ def new_game(
     seed: int | str | None,
     console: Console,
     read: Callable[[str], str],
+    autosave_dir: Path | None = None,
 ) -> TerminalGame:
     setup = seat_bots(game, seat, bots)
     if seed is None:
@@ -643,7 +862,70 @@ def new_game(
     agents[seat] = _Placeholder()
     names = {s: f"{n} (seat {s})" for s, n in setup.bots.items()}
     table = Table(game, agents, seed, names)
-    return TerminalGame(table, setup, console, read)
+    autosave = None
+    if autosave_dir is not None:
+        try:
+            autosave_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise RecordError(f"cannot make {autosave_dir} to save the game in "
+                              f"({e.strerror or e}); use --no-save to play without saving"
+                              ) from None
+        autosave = autosave_path(autosave_dir, game, seed)
+    return TerminalGame(table, setup, console, read, autosave=autosave)
+
+
+def session_from_record(record: Record) -> dict[str, Any]:
+    """The record's session field, checked: ``human`` a seat number, ``bots`` a mapping
+    of seat numbers to bot names, ``seed`` a number or a text. Raises RecordError naming
+    the field and what it must be."""
+    info = session_info(record)
+    if SESSION_KEY in record.extra and not isinstance(record.extra[SESSION_KEY], dict):
+        raise RecordError("the record's 'session' field must be an object")
+    human = info.get("human")
+    if "human" in info and (not isinstance(human, int) or isinstance(human, bool)):
+        raise RecordError(f"session field 'human' must be a seat number, not {_json(human)}")
+    bots = info.get("bots")
+    if "bots" in info and not (
+        isinstance(bots, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in bots.items())
+    ):
+        raise RecordError("session field 'bots' must map seat numbers to bot names, not "
+                          + _json(bots))
+    seed = info.get("seed")
+    if "seed" in info and (not isinstance(seed, int | str) or isinstance(seed, bool)):
+        raise RecordError(f"session field 'seed' must be a number or a text, not {_json(seed)}")
+    return info
+
+
+def _json(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def last_saved_game(directory: Path) -> Path | None:
+    """The most recently saved game in ``directory`` that is not finished, if any."""
+    try:
+        files = sorted(directory.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return None
+    for path in files[:50]:
+        try:
+            if not replay(load_record(path)).is_over:
+                return path
+        except (RecordError, OSError):
+            continue
+    return None
+
+
+def describe_saved_game(path: Path) -> str:
+    """One line on a saved game: which, how far, when."""
+    try:
+        state = replay(load_record(path))
+        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    except (RecordError, OSError) as e:
+        return f"{path} ({e})"
+    return (f"{state.game.title}, hand {state.hand_number + 1} "
+            f"({state.finished_hands} finished), saved {when} in {path}")
 
 
 def resumed_game(
@@ -654,13 +936,15 @@ def resumed_game(
     seed: int | str | None,
     console: Console,
     read: Callable[[str], str],
+    autosave: bool = True,
 ) -> TerminalGame:
-    """Carry on a saved game: replay it, then play on with its seed (or ``seed``)."""
-    info = session_info(record)
+    """Carry on a saved game: replay it, then play on with its seed (or ``seed``), saving
+    back to the same file as it goes (unless not ``autosave``)."""
+    info = session_from_record(record)
     chosen: dict[str, PlaySetup] = {}
 
     def make_agents(game: Game, info: dict[str, Any]) -> dict[int, Agent]:
-        human = seat if seat is not None else int(info.get("human", game.player_seats[0]))
+        human = seat if seat is not None else info.get("human", game.player_seats[0])
         saved = info.get("bots", {})
         if bots is not None:
             setup = seat_bots(game, human, bots)
@@ -670,9 +954,9 @@ def resumed_game(
             )
             setup = seat_bots(game, human, names or "rules")
         chosen["setup"] = setup
-        seed_text = seed if seed is not None else info.get("seed", "")
+        bot_seed = seed if seed is not None else info.get("seed", "")
         agents: dict[int, Agent] = {
-            s: make_bot(n, game, s, f"{seed_text}/resumed") for s, n in setup.bots.items()
+            s: make_bot(n, game, s, bot_seed) for s, n in setup.bots.items()
         }
         agents[human] = _Placeholder()
         return agents
@@ -680,9 +964,10 @@ def resumed_game(
     if seed is None and not isinstance(info.get("seed"), int | str):
         seed = random.SystemRandom().randrange(10**9)
     table = resume(record, make_agents, seed)
-    tg = TerminalGame(table, chosen["setup"], console, read, save_path=path)
+    tg = TerminalGame(table, chosen["setup"], console, read, save_path=path,
+                      autosave=path if autosave else None)
     console.print(
-        f"Resumed {escape(str(path))}: hand {table.state.hand_number + 1}, "
+        f"Resumed {shown(str(path))}: hand {table.state.hand_number + 1}, "
         f"{table.state.finished_hands} hand(s) finished."
     )
     return tg

@@ -1,0 +1,41 @@
+"""Untrusted text made safe to show: names, options and actions read from a record or
+typed by someone else reach the screen as plain characters, never as terminal control
+sequences (ESC and OSC codes that retitle a window, clear the screen or disguise a link),
+bidirectional overrides that reorder what is shown, or lone surrogates that cannot be
+written. Rich markup is a separate matter: escape the result with ``rich.markup.escape``
+(``shown`` does both)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rich.markup import escape
+
+_BIDI_CONTROLS = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
+)
+_HIDDEN_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+_KEPT_FORMATS = frozenset("\u200d")  # the zero-width joiner holds emoji together
+MAX_SHOWN = 200
+"""Longer texts are cut: a name of a megabyte is nobody's name."""
+
+
+def plain(text: object, limit: int = MAX_SHOWN) -> str:
+    """``text`` with every control character, bidirectional override and lone surrogate
+    replaced by a visible stand-in ('?' or, for a line break or tab, a space), and cut
+    to ``limit`` characters."""
+    out = []
+    for ch in str(text)[: limit + 1]:
+        if ch in "\t\n\r":
+            out.append(" ")
+        elif ch in _BIDI_CONTROLS or "\ud800" <= ch <= "\udfff" or (ch not in _KEPT_FORMATS and unicodedata.category(ch) in _HIDDEN_CATEGORIES):
+            out.append("?")
+        else:
+            out.append(ch)
+    result = "".join(out)
+    return result if len(result) <= limit else result[: limit - 1] + "…"
+
+
+def shown(text: object) -> str:
+    """``plain(text)`` escaped for rich markup: for untrusted text inside a markup string."""
+    return escape(plain(text))
