@@ -487,7 +487,10 @@ def run(args: list[str]) -> int:
         _say(command, f"internal error ({type(e).__name__}: {e}); please report it "
              "(TRICKTABLE_DEBUG=1 shows where)")
         return 1
-    return result if isinstance(result, int) else 0
+    status = result if isinstance(result, int) else 0
+    if status == 130:  # typer turns Ctrl-C into this status, silently
+        _say("tricktable", "interrupted")
+    return status
 
 
 def main() -> None:

@@ -24,16 +24,15 @@ def plain(text: object, limit: int = MAX_SHOWN) -> str:
     """``text`` with every control character, bidirectional override and lone surrogate
     replaced by a visible stand-in ('?' or, for a line break or tab, a space), and cut
     to ``limit`` characters."""
-    out = []
-    for ch in str(text)[: limit + 1]:
-        if ch in "\t\n\r":
-            out.append(" ")
-        elif ch in _BIDI_CONTROLS or "\ud800" <= ch <= "\udfff" or (ch not in _KEPT_FORMATS and unicodedata.category(ch) in _HIDDEN_CATEGORIES):
-            out.append("?")
-        else:
-            out.append(ch)
+    out = [" " if ch in "\t\n\r" else "?" if _hidden(ch) else ch for ch in str(text)[: limit + 1]]
     result = "".join(out)
     return result if len(result) <= limit else result[: limit - 1] + "…"
+
+
+def _hidden(ch: str) -> bool:
+    if ch in _BIDI_CONTROLS or "\ud800" <= ch <= "\udfff":
+        return True
+    return ch not in _KEPT_FORMATS and unicodedata.category(ch) in _HIDDEN_CATEGORIES
 
 
 def shown(text: object) -> str:

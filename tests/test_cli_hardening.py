@@ -1,0 +1,166 @@
+"""Bad input anywhere on the command line: one line on standard error, status 2, never a
+traceback; Ctrl-C: one line, status 130; untrusted text never reaches the terminal as
+markup or control codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tricktable import cli as cli_module
+from tricktable.play.display import plain
+
+EXAMPLES = Path(__file__).parent / "data" / "examples"
+
+
+def cli(*args: str, env: dict[str, str] | None = None, stdin: str = "",
+        timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "tricktable.cli", *args], capture_output=True, text=True,
+        input=stdin, env=full_env, timeout=timeout, errors="replace",
+    )
+
+
+def one_line_refusal(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert lines[0].startswith("tricktable")
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def run_in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = cli_module.run(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_3b_without_players_says_how_many() -> None:
+    one_line_refusal(cli("simulate", "3b-spades"), "players=3")
+
+
+@pytest.mark.parametrize("command", [("simulate", "chess"), ("games", "chess"),
+                                     ("play", "chess")])
+def test_unknown_game_lists_the_games(command: tuple[str, ...]) -> None:
+    one_line_refusal(cli(*command), "unknown game 'chess'", "spades")
+
+
+def test_bounds_on_workers_games_and_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (("--workers", "100000"), ("--games", str(10**20)), ("--max-hands", "10**9"),
+                 ("--max-hands", str(10**9))):
+        status, _, err = run_in_process(capsys, "simulate", "spades", *args)
+        assert status == 2 and len(err.strip().splitlines()) == 1, err
+
+
+def test_records_directory_that_cannot_be(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    for target in (a_file, a_file / "below", Path("/dev/null/x")):
+        status, _, err = run_in_process(capsys, "simulate", "spades", "--games", "1",
+                                        "--records", str(target))
+        assert status == 2 and "--records" in err and len(err.strip().splitlines()) == 1
+
+
+def test_records_nested_huge_and_special_files(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    digits = tmp_path / "digits.json"
+    digits.write_text('{"format": "tricktable-record/1", "game": "spades", "hands": '
+                      '[{"dealer": ' + "9" * 5000 + ', "deal": {}, "actions": []}]}')
+    for path in (nested, digits, Path("/dev/zero"), tmp_path):
+        status, out, err = run_in_process(capsys, "replay", str(path))
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+
+
+def test_version_and_short_help(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_in_process(capsys, "--version")
+    assert status == 0 and out.startswith("tricktable ")
+    status, out, _ = run_in_process(capsys, "play", "-h")
+    assert status == 0 and "--resume" in out and "--no-save" in out
+
+
+def test_option_defaults_are_not_python(capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("spades", "3b-spades", "dummy-whist"):
+        status, out, _ = run_in_process(capsys, "games", name)
+        assert status == 0
+        for python in (" True ", " False ", " None ", "(1, 1)"):
+            assert python not in out, (name, python)
+
+
+def test_an_internal_fault_is_one_line_and_status_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(cli_module, "game_names", broken)
+    monkeypatch.delenv("TRICKTABLE_DEBUG", raising=False)
+    status, _, err = run_in_process(capsys, "games")
+    assert status == 1 and "internal error" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [("games",), ("games", "3b-spades")])
+def test_an_ascii_terminal_does_not_crash(command: tuple[str, ...]) -> None:
+    result = cli(*command, env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+
+
+def test_replay_and_play_on_an_ascii_terminal(tmp_path: Path) -> None:
+    record = hostile_record(tmp_path)
+    result = cli("replay", str(record), env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+    play = cli("play", "spades", "--seed", "1", "--no-save", stdin="help\nquit\n",
+               env={"PYTHONIOENCODING": "ascii"})
+    assert play.returncode == 0, play.stderr
+    assert "Traceback" not in play.stderr
+
+
+def hostile_record(tmp_path: Path) -> Path:
+    """A legal record whose player names are markup, escape sequences and a lone
+    surrogate."""
+    source = json.loads((EXAMPLES / "paperless-spades-41-000.json").read_text())
+    source["players"] = {
+        "0": "[/]", "1": "\x1b]0;pwned\x07\x1b[2J", "2": "[link=http://x]click[/link]",
+        "3": "\u202eevil\u0007",
+    }
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(source))
+    return path
+
+
+def test_untrusted_names_are_shown_plain(tmp_path: Path) -> None:
+    result = cli("replay", str(hostile_record(tmp_path)))
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "\u202e" not in result.stdout
+
+
+def test_plain_text_keeps_what_is_printable() -> None:
+    assert plain("Zoë 👩‍👩‍👧") == "Zoë 👩‍👩‍👧"
+    assert plain("a\x1b[2Jb\ud800") == "a?[2Jb?"
+    assert len(plain("x" * 10_000)) == 200
+
+
+def test_ctrl_c_stops_a_simulation_with_workers_at_once() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tricktable.cli", "simulate", "spades", "--games", "100000",
+         "--workers", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=10)  # a hang fails here
+    assert process.returncode == 130
+    assert err.strip() == "tricktable: interrupted", err
