@@ -25,7 +25,7 @@ from . import __version__
 from .engine.errors import OptionError, RecordError, TricktableError
 from .engine.game import Game, game_class, game_names
 from .engine.records import load_record, replay, summary
-from .play.display import plain, shown
+from .play.display import plain, shown, words
 
 app = typer.Typer(
     name="tricktable",
@@ -120,9 +120,7 @@ def replay_command(
 
 
 def _short(value: object) -> str:
-    if isinstance(value, dict):
-        return " ".join(f"{k}:{v}" for k, v in value.items())
-    return str(value)
+    return words(value)
 
 
 @app.command("games")
@@ -145,13 +143,11 @@ def games_command(
 
 def _shown_value(value: object) -> str:
     """An option's value as a person writes it: true/false/none, not Python's spelling."""
-    if value is None:
-        return "none"
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return "true" if value else "false"  # as typed in -o NAME=VALUE
     if isinstance(value, tuple | list):
         return ",".join(_shown_value(v) for v in value) or "none"
-    return str(value)
+    return words(value)
 
 
 # --- play and simulate (bots) ---------------------------------------------------------------

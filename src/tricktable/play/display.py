@@ -38,3 +38,17 @@ def _hidden(ch: str) -> bool:
 def shown(text: object) -> str:
     """``plain(text)`` escaped for rich markup: for untrusted text inside a markup string."""
     return escape(plain(text))
+
+
+def words(value: object) -> str:
+    """A value as a person writes it, not as Python prints it: none, yes/no, lists with
+    commas, mappings as "key:value" pairs."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return " ".join(f"{k}:{words(v)}" for k, v in value.items())
+    if isinstance(value, tuple | list | set | frozenset):
+        return ",".join(words(v) for v in value) or "none"
+    return str(value)

@@ -42,7 +42,7 @@ from ..engine.game import Game, summarize_actions
 from ..engine.observation import Observation
 from ..engine.records import Record, load_record, replay
 from ..engine.state import Phase
-from .display import shown
+from .display import shown, words
 from .table import SESSION_KEY, Agent, Table, resume, session_info
 
 HUMAN = "human"
@@ -559,11 +559,8 @@ def info_facts(info: Mapping[str, Any]) -> list[str]:
         value = info[key]
         if value is None or value == () or value == {} or value is False or value == -1:
             continue
-        if isinstance(value, Mapping):
-            value = " ".join(f"{k}:{v}" for k, v in value.items())
-        elif isinstance(value, tuple | list):
-            value = ",".join(str(v) for v in value)
-        text = f"{key.replace('_', ' ')}: {value}"
+        shown_value = words(dict(value) if isinstance(value, Mapping) else value)
+        text = f"{key.replace('_', ' ')}: {shown_value}"
         if len(text) <= 60:
             out.append(text)
     return out
