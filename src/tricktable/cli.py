@@ -414,6 +414,26 @@ def _check_directory(path: Path) -> None:
         fail(f"--records: cannot write in {path}")
 
 
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port.")] = 8000,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Database URL (default: a SQLite file in the "
+                                 "user's data directory; postgresql+psycopg://... works).")
+    ] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the browser.")] = False,
+) -> None:
+    """Serve tables over the web: friends at one table, bots in empty seats."""
+    try:
+        from .web import serve
+    except ImportError:
+        print("tricktable: serve needs the web extra: pip install 'tricktable[web]'",
+              file=sys.stderr)
+        raise typer.Exit(2) from None
+    serve(host, port, db, open_browser)
+
 # --- league (players, sessions, standings across games) -----------------------------------
 
 from .league.commands import league_app  # noqa: E402  (the sub-app lives with the league)

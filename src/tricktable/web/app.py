@@ -1,0 +1,344 @@
+"""The ASGI app (Starlette): the HTTP API to create and run tables, the table socket, and
+an honest placeholder page. Routes and messages are described in docs/protocol.md."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..bots import bot_class, bot_names
+from ..engine.game import game_class, game_names
+from . import protocol
+from .protocol import ProtocolError, RateLimit, parse_client_message
+from .store import Store
+from .tables import SPECTATOR, Hub, LiveTable, Refused, table_spec
+
+MAX_BODY = 16 * 1024
+OUTBOX_LIMIT = 512
+"""Messages waiting for one socket; a client that reads slower than this is dropped (it
+reconnects and gets the current view) so it holds no memory of the server's."""
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.query_params.get("token")
+
+
+class Connection:
+    """One socket: a queue of texts to send, drained by its own task, so a slow client
+    never holds up a table."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.role = SPECTATOR
+        self.seat: int | None = None
+        self.joined = False
+        self.closing: str | None = None
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._task = asyncio.get_running_loop().create_task(self._drain())
+
+    def send(self, text: str) -> None:
+        if self.closing is not None:
+            return
+        if self._queue.qsize() >= OUTBOX_LIMIT:
+            self.close("this client reads too slowly; reconnect for the current view")
+            return
+        self._queue.put_nowait(text)
+
+    def close(self, reason: str) -> None:
+        if self.closing is not None:
+            return
+        self._queue.put_nowait(protocol.dumps({"type": "error", "code": "closed",
+                                               "message": reason}))
+        self.closing = reason
+        self._queue.put_nowait(None)
+
+    async def _drain(self) -> None:
+        ws = self.websocket
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    await ws.close(code=4000)
+                    return
+                await ws.send_text(text)
+        except Exception:  # the socket went away; the receiving side notices too
+            return
+
+    async def finish(self) -> None:
+        if self.closing is None:
+            self._queue.put_nowait(None)
+            self.closing = "done"
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(self._task, 2.0)
+
+
+def create_app(
+    db_url: str | None = None,
+    store: Store | None = None,
+    rate: tuple[float, float] = (protocol.RATE_PER_SECOND, protocol.RATE_BURST),
+) -> Starlette:
+    """The app over the database at ``db_url`` (or an open ``store``); ``rate`` is the
+    messages a socket may send per second and in a burst."""
+    holder: dict[str, Hub] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub = Hub(store if store is not None else await asyncio.to_thread(Store, db_url))
+        holder["hub"] = hub
+        app.state.hub = hub
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    async def table_of(request: Request) -> LiveTable | Response:
+        table = await hub_of(request).get(request.path_params["table_id"])
+        if table is None:
+            return _error(404, "no-table", "there is no such table")
+        return table
+
+    async def index(request: Request) -> Response:
+        tables = await asyncio.to_thread(hub_of(request).store.listing, 100)
+        rows = "".join(
+            f"<tr><td><code>{html.escape(t['table'])}</code></td><td>{html.escape(t['game'])}"
+            f"</td><td>{html.escape(t['status'])}</td></tr>"
+            for t in tables
+        ) or "<tr><td colspan=3>no tables yet</td></tr>"
+        return HTMLResponse(
+            "<!doctype html><meta charset=utf-8><title>tricktable</title>"
+            "<h1>tricktable server</h1>"
+            "<p>This server runs card tables for programs that speak its protocol "
+            "(docs/protocol.md: <code>POST /api/tables</code>, then the socket "
+            "<code>/ws/TABLE</code>). <strong>The browser table is not built yet</strong>: "
+            "it comes with the next part of the work, served from here.</p>"
+            f"<h2>Tables</h2><table><tr><th>table</th><th>game</th><th>status</th></tr>{rows}"
+            "</table>"
+        )
+
+    async def play_page(request: Request) -> Response:
+        table_id = html.escape(request.path_params["table_id"])
+        return HTMLResponse(
+            "<!doctype html><meta charset=utf-8><title>tricktable table</title>"
+            f"<h1>Table {table_id}</h1><p>This is an invitation to a tricktable table. The "
+            "browser table is not built yet; until it is, a program speaking the protocol "
+            "(docs/protocol.md) can take the seat with the token in this link's #token=.</p>"
+        )
+
+    async def games(request: Request) -> Response:
+        out = []
+        for name in game_names():
+            cls = game_class(name)
+            game = cls()
+            out.append({
+                "game": name, "title": cls.title, "seats": game.num_seats,
+                "player_seats": list(game.player_seats),
+                "options": [
+                    {"name": o.name, "type": o.type, "default": o.default, "doc": o.doc,
+                     "choices": list(o.choices) if o.choices else None}
+                    for o in cls.options_type.describe()
+                ],
+            })
+        bots = [{"bot": b, "description": bot_class(b).description} for b in bot_names()]
+        return JSONResponse({"protocol": protocol.PROTOCOL, "games": out, "bots": bots})
+
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(hub_of(request).store.listing, 200))
+
+    async def create_table(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _error(413, "too-large", f"a table request is at most {MAX_BODY} bytes")
+        try:
+            spec = table_spec(json.loads(body or b"null"))
+        except ValueError as e:
+            return _error(400, "bad-json", f"the body is one JSON object: {e}")
+        except ProtocolError as e:
+            return _error(400, e.code, e.message)
+        table, tokens = await hub_of(request).create(spec)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({
+            **table.summary_json(),
+            "host_token": tokens["host"],
+            "spectator": {"token": tokens["spectator"],
+                          "url": f"{base}/play/{table.id}#token={tokens['spectator']}"},
+            "invites": {
+                seat: {"token": t, "url": f"{base}/play/{table.id}#token={t}"}
+                for seat, t in tokens["seats"].items()
+            },
+            "bot_seat_tokens": tokens["bot_seats"],
+            "socket": f"/ws/{table.id}",
+        }, status_code=201)
+
+    async def get_table(request: Request) -> Response:
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        return JSONResponse(table.summary_json())
+
+    async def get_record(request: Request) -> Response:
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        if not hub_of(request).any_token(table, _bearer(request)):
+            return _error(403, "bad-token", "a record is given to a token of its table")
+        try:
+            number = int(request.path_params["number"])
+            record = table.record(number)
+        except ValueError:
+            return _error(404, "no-record", "a game is named by its number from 0")
+        except Refused as r:
+            return _error(404, r.code, r.message)
+        return Response(
+            record.dumps(), media_type="application/json",
+            headers={"content-disposition":
+                     f'attachment; filename="{table.id}-{number}.json"'},
+        )
+
+    async def host_seat(request: Request) -> Response:
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        if not hub_of(request).host_allowed(table, _bearer(request)):
+            return _error(403, "not-host", "only the table's host (its host token) may do that")
+        body = await request.body()
+        try:
+            obj = json.loads(body or b"{}") if len(body) <= MAX_BODY else None
+            if not isinstance(obj, dict):
+                raise ValueError("an object")
+            seat = int(request.path_params["seat"])
+            result = await asyncio.shield(
+                table.host_seat(seat, str(obj.get("do", "")), obj.get("bot"))
+            )
+        except ValueError as e:
+            return _error(400, "bad-request", f'the body is {{"do": ..., "bot": ...}}: {e}')
+        except Refused as r:
+            return _error(409, r.code, r.message)
+        if "token" in result:
+            base = str(request.base_url).rstrip("/")
+            result["url"] = f"{base}/play/{table.id}#token={result['token']}"
+        return JSONResponse(result)
+
+    async def rematch(request: Request) -> Response:
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        if not hub_of(request).host_allowed(table, _bearer(request)):
+            return _error(403, "not-host", "only the table's host (its host token) may do that")
+        try:
+            await asyncio.shield(table.rematch())
+        except Refused as r:
+            return _error(409, r.code, r.message)
+        return JSONResponse(table.summary_json())
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        table = await hub_of(websocket).get(websocket.path_params["table_id"])
+        if table is None:
+            await websocket.send_text(protocol.dumps(
+                {"type": "error", "code": "no-table", "message": "there is no such table"}))
+            await websocket.close(code=4404)
+            return
+        conn = Connection(websocket)
+        try:
+            await _serve_socket(table, conn, websocket, RateLimit(*rate))
+        finally:
+            table.leave(conn)
+            await conn.finish()
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/play/{table_id}", play_page),
+            Route("/api/games", games),
+            Route("/api/tables", list_tables, methods=["GET"]),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{table_id}", get_table),
+            Route("/api/tables/{table_id}/records/{number}", get_record),
+            Route("/api/tables/{table_id}/seats/{seat}", host_seat, methods=["POST"]),
+            Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+            WebSocketRoute("/ws/{table_id}", socket),
+        ],
+        lifespan=lifespan,
+    )
+
+
+async def _serve_socket(
+    table: LiveTable, conn: Connection, websocket: WebSocket, limiter: RateLimit
+) -> None:
+    while conn.closing is None:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        raw: Any = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if not limiter.allow():
+            if limiter.refused_in_a_row >= protocol.FLOOD_CLOSE:
+                conn.close("too many messages: this socket is closed")
+                return
+            if limiter.refused_in_a_row == 1 or limiter.refused_in_a_row % 10 == 0:
+                conn.send(protocol.dumps({
+                    "type": "error", "code": "rate",
+                    "message": f"too many messages: at most {limiter.rate:g} a "
+                    "second; messages past the limit are dropped",
+                }))
+            continue
+        try:
+            msg = parse_client_message(raw)
+        except ProtocolError as e:
+            conn.send(protocol.dumps({"type": "error", "code": e.code, "message": e.message}))
+            continue
+        kind = msg["type"]
+        try:
+            if kind == "ping":
+                conn.send(protocol.dumps({"type": "pong", "seq": table.seq}))
+            elif kind == "hello":
+                if conn.joined:
+                    raise Refused("already", "this socket has said hello already")
+                try:
+                    await asyncio.shield(table.hello(conn, msg["token"], msg.get("name")))
+                except Refused as r:
+                    if r.code == "bad-token":
+                        conn.send(protocol.dumps(r.message_json()))
+                        conn.close("wrong token")
+                        return
+                    raise
+                conn.joined = True
+            elif kind == "action":
+                if not conn.joined:
+                    raise Refused("hello-first", "say hello with a token first")
+                await asyncio.shield(table.act(conn, msg["seq"], msg["action"]))
+        except Refused as r:
+            out = r.message_json()
+            if kind == "action":
+                out["action"] = str(msg.get("action"))[:100]
+            conn.send(protocol.dumps(out))
+            if r.code == "stale" and conn.joined:
+                table.send_view(conn)
+        if websocket.application_state == WebSocketState.DISCONNECTED:
+            return

@@ -1,0 +1,1 @@
+"""The web schema's revisions, oldest first."""

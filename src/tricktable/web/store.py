@@ -1,0 +1,336 @@
+"""The web server's tables (SQLAlchemy 2) and the writer that appends to them.
+
+People who sat down, tables, their seats, the tokens that open them (stored as SHA-256
+hashes: the token itself is only ever in the invite link), and an append-only log of
+events per table: every deal and accepted action (who sent it, when), rematches and seat
+changes. A table in memory is rebuilt from its rows and its log alone.
+
+The schema is made and upgraded by Alembic (``web/migrations``, version table
+``tricktable_web_version``), so the web tables can share a database with the league's.
+SQLite by default, any SQLAlchemy URL (PostgreSQL: ``postgresql+psycopg://...``).
+
+Writes go through ``Writer``: one thread that commits whatever is waiting in one
+transaction (group commit), so a thousand tables cost a few commits a second, not a
+thousand; an action is heard of only after its commit returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+DATABASE_ENV = "TRICKTABLE_DATABASE_URL"
+VERSION_TABLE = "tricktable_web_version"
+
+
+def default_url() -> str:
+    """``$TRICKTABLE_DATABASE_URL``, else a SQLite file in the user's data directory (the
+    league's file: both keep their own tables and version table in it)."""
+    url = os.environ.get(DATABASE_ENV)
+    if url:
+        return url
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return f"sqlite:///{base / 'tricktable' / 'tricktable.db'}"
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a token. Tokens are 192 random bits, so a plain hash is enough:
+    nothing to guess, and a leaked database opens no seat."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    """A person who named himself at a seat (there are no accounts: a name per seat)."""
+
+    __tablename__ = "web_players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class TableRow(Base):
+    __tablename__ = "web_tables"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[str] = mapped_column(String(64))
+    bot_pace: Mapped[float] = mapped_column(Float, default=1.0)
+    away_grace: Mapped[float | None] = mapped_column(Float, nullable=True)
+    stand_in: Mapped[str] = mapped_column(String(20), default="rules")
+    status: Mapped[str] = mapped_column(String(10), default="waiting", index=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class SeatRow(Base):
+    """A player seat: a person's (``token`` opens it) or a bot's; a bot filling in for a
+    person keeps the person's token so the seat can be given back."""
+
+    __tablename__ = "web_seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("web_players.id"), nullable=True)
+    token: Mapped[str | None] = mapped_column(ForeignKey("web_tokens.hash"), nullable=True)
+
+
+class TokenRow(Base):
+    """A credential: the host's, the spectators', or one seat's. Only its hash is kept."""
+
+    __tablename__ = "web_tokens"
+    hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), index=True)
+    role: Mapped[str] = mapped_column(String(10))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class EventRow(Base):
+    """One entry of a table's log; ``n`` counts from 0 without gaps, so two processes
+    that both believe they hold a table cannot both append: the second insert of an ``n``
+    fails and that process reloads."""
+
+    __tablename__ = "web_events"
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    text: Mapped[str] = mapped_column(Text)
+    actor: Mapped[str] = mapped_column(String(80))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database to the newest web schema (Alembic, web/migrations)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    # WAL: readers never wait for the writer. synchronous=NORMAL: a commit survives the
+    # process being killed (the OS has the pages); only a power cut may lose the last ones.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token: str | None
+
+
+@dataclass
+class TableData:
+    """Everything stored of one table, as the table runner rebuilds it."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: str
+    bot_pace: float
+    away_grace: float | None
+    stand_in: str
+    status: str
+    seats: list[SeatData]
+    tokens: dict[str, tuple[str, int | None]]
+    events: list[tuple[int, str, str, str]] = field(default_factory=list)
+    """(n, kind, text, actor) in order."""
+
+
+class Store:
+    """The web tables in a database. Opening it migrates the schema to the newest."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        path = self.url.removeprefix("sqlite:///")
+        if path != self.url and not path.startswith(":memory:"):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_engine(self.url, pool_pre_ping=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        upgrade(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as s, s.begin():
+            yield s
+
+    def table_ids(self, status: tuple[str, ...] | None = None) -> list[str]:
+        with self.session() as s:
+            query = select(TableRow.id).order_by(TableRow.created)
+            if status is not None:
+                query = query.where(TableRow.status.in_(status))
+            return list(s.scalars(query))
+
+    def listing(self, limit: int = 200) -> list[dict[str, Any]]:
+        """The newest tables, for the lobby: id, game, status, when."""
+        with self.session() as s:
+            rows = s.scalars(select(TableRow).order_by(TableRow.created.desc()).limit(limit))
+            return [
+                {"table": r.id, "game": r.game, "status": r.status,
+                 "created": r.created.isoformat() if r.created else None}
+                for r in rows
+            ]
+
+    def load(self, table_id: str) -> TableData | None:
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = []
+            for seat in s.scalars(
+                select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+            ):
+                name = None
+                if seat.player_id is not None:
+                    player = s.get(PlayerRow, seat.player_id)
+                    name = player.name if player is not None else None
+                seats.append(SeatData(seat.seat, seat.kind, seat.bot, name, seat.token))
+            tokens = {
+                t.hash: (t.role, t.seat)
+                for t in s.scalars(
+                    select(TokenRow).where(TokenRow.table_id == table_id, ~TokenRow.revoked)
+                )
+            }
+            events = [
+                (e.n, e.kind, e.text, e.actor)
+                for e in s.scalars(
+                    select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.n)
+                )
+            ]
+            return TableData(
+                row.id, row.game, dict(row.options or {}), row.seed, row.bot_pace,
+                row.away_grace, row.stand_in, row.status, seats, tokens, events,
+            )
+
+
+Job = Callable[[Session], None]
+
+
+class Writer:
+    """One thread that commits jobs in batches. ``submit`` returns a future that is done
+    when the job's transaction has committed (or holds the exception that stopped it: a
+    batch that fails is retried job by job, so one bad job fails alone)."""
+
+    MAX_BATCH = 1000
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[
+            tuple[Job, asyncio.Future[None], asyncio.AbstractEventLoop] | None
+        ] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="tricktable-writer", daemon=True)
+        self._thread.start()
+        self.commits = 0
+
+    def submit(self, job: Job) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put((job, future, loop))
+        return future
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(
+        self, batch: list[tuple[Job, asyncio.Future[None], asyncio.AbstractEventLoop]]
+    ) -> None:
+        outcomes: list[BaseException | None]
+        try:
+            with self.store.session() as s:
+                for job, _, _ in batch:
+                    job(s)
+            outcomes = [None] * len(batch)
+            self.commits += 1
+        except Exception:
+            outcomes = []
+            for job, _, _ in batch:
+                try:
+                    with self.store.session() as s:
+                        job(s)
+                    outcomes.append(None)
+                    self.commits += 1
+                except Exception as e:  # handed to the waiting table, which reloads
+                    outcomes.append(e)
+        for (_, future, loop), outcome in zip(batch, outcomes, strict=True):
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+                loop.call_soon_threadsafe(_settle, future, outcome)
+
+
+def _settle(future: asyncio.Future[None], outcome: BaseException | None) -> None:
+    if future.done():
+        return
+    if outcome is None:
+        future.set_result(None)
+    else:
+        future.set_exception(outcome)
