@@ -18,9 +18,9 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from tricktable import make_game, parse_action, step
+from tricktable.bots import make_bot
 from tricktable.engine.records import HandRecord, deal_from_record
 from tricktable.web.app import create_app
-from tricktable.bots import make_bot
 from tricktable.web.protocol import observation_from_json, observation_json, public_json
 from tricktable.web.store import Store
 

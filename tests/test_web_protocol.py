@@ -1,0 +1,261 @@
+"""The table protocol through the ASGI test client: whole games of every game with people
+and bots, and the rules of the socket (order, refusals, tokens, limits, host, rematch)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
+from tricktable import loads_record, replay
+from web_helpers import client_for, create, play_game, sqlite_url
+
+GAMES = [
+    ("spades", {"target": 200}, {"0": "person", "1": "rules", "2": "person", "3": "random"}),
+    ("dummy-hand-spades", {"target": 150}, {"0": "person", "1": "rules", "2": "person"}),
+    ("3b-spades", {"players": 4, "hands": 2}, {"0": "person", "1": "rules", "2": "person",
+                                               "3": "rules"}),
+    ("dummy-whist", {"target": 10}, {"0": "person", "1": "rules", "2": "person"}),
+    ("double-dummy-whist", {"target": 10}, {"0": "person", "1": "rules"}),
+    ("paperless-spades", {}, {"0": "person", "1": "rules", "2": "person", "3": "rules"}),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_with_people_and_bots(
+    tmp_path: Path, game: str, options: dict[str, Any], seats: dict[str, str]
+) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game=game, options=options, seats=seats, seed=11)
+        assert set(created["invites"]) == {s for s, who in seats.items() if who == "person"}
+        players = play_game(client, created)
+        last = players["0"].messages[-1]
+        assert last["status"] == "over" and last["winner"] is not None
+        seqs = [m["seq"] for m in players["0"].messages if m["type"] == "view"]
+        assert seqs == sorted(seqs), "views arrive in order"
+        # every seat names its people and bots; nobody is away while connected
+        names = {s["seat"]: s["name"] for s in last["seats"] if s["kind"] != "dummy"}
+        for seat, who in seats.items():
+            assert names[int(seat)] == (f"P{seat}" if who == "person" else who)
+        # the finished game is a v1 record that replays to the same totals
+        r = client.get(f"/api/tables/{created['table']}/records/0",
+                       headers={"authorization": f"Bearer {created['spectator']['token']}"})
+        assert r.status_code == 200
+        state = replay(loads_record(r.text))
+        assert state.game.totals_mapping(state) == last["totals"]
+        assert client.get(f"/api/tables/{created['table']}/records/0").status_code == 403
+
+
+def _hello(ws: Any, token: str, name: str | None = "Ann") -> dict[str, Any]:
+    ws.send_text(json.dumps({"type": "hello", "token": token, "name": name}))
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    view = ws.receive_json()
+    assert view["type"] == "view"
+    return dict(view)
+
+
+def _until(ws: Any, pred: Any, limit: int = 2000) -> dict[str, Any]:
+    for _ in range(limit):
+        m = ws.receive_json()
+        if pred(m):
+            return dict(m)
+    raise AssertionError("no such message")
+
+
+def _my_view(ws: Any) -> dict[str, Any]:
+    return _until(ws, lambda m: m["type"] == "view" and m["legal"] and m["status"] == "playing")
+
+
+def test_refusals_go_to_the_sender_only_and_change_nothing(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game="spades", seats={"0": "person", "1": "rules",
+                                                        "2": "rules", "3": "rules"}, seed=4)
+        table = created["table"]
+        with client.websocket_connect(f"/ws/{table}") as a, \
+                client.websocket_connect(f"/ws/{table}") as b:
+            _hello(a, created["invites"]["0"]["token"], "Ann")
+            _hello(b, created["spectator"]["token"], None)
+            view = _my_view(a)
+            seq = view["seq"]
+            # an illegal action: the engine's own reason, to the sender only
+            a.send_text(json.dumps({"type": "action", "seq": seq, "action": "0: bid 99"}))
+            refused = _until(a, lambda m: m["type"] == "refused")
+            assert refused["code"] == "illegal" and refused["rule"] and "allowed" in refused
+            # another seat's action is not mine to send
+            a.send_text(json.dumps({"type": "action", "seq": seq, "action": "1: bid 3"}))
+            assert _until(a, lambda m: m["type"] == "refused")["code"] in ("not-yours",)
+            # malformed notation
+            a.send_text(json.dumps({"type": "action", "seq": seq, "action": "0: bid three"}))
+            assert _until(a, lambda m: m["type"] == "refused")["code"] == "notation"
+            # now a legal one, then the same message again: the second is for a past view
+            msg = json.dumps({"type": "action", "seq": seq, "action": view["legal"][3]})
+            a.send_text(msg)
+            after = _until(a, lambda m: m["type"] == "view" and m["seq"] > seq)
+            a.send_text(msg)
+            stale = _until(a, lambda m: m["type"] == "refused")
+            assert stale["code"] == "stale"
+            again = _until(a, lambda m: m["type"] == "view")
+            assert again["seq"] >= after["seq"]
+            # the spectator heard of the accepted action, and of none of the refusals
+            seen = _until(b, lambda m: m["type"] != "view" or m["seq"] > seq)
+            assert seen["type"] == "view"
+            assert view["legal"][3] in seen["observation"]["history"]
+
+
+def test_two_tabs_on_one_seat_both_work(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game="paperless-spades",
+                         seats={"0": "person", "1": "rules", "2": "rules", "3": "rules"}, seed=2)
+        table, token = created["table"], created["invites"]["0"]["token"]
+        with client.websocket_connect(f"/ws/{table}") as tab1, \
+                client.websocket_connect(f"/ws/{table}") as tab2:
+            _hello(tab1, token, "Ann")
+            _hello(tab2, token, None)  # named once: the second tab needs no name
+            v1 = _my_view(tab1)
+            v2 = _until(tab2, lambda m: m["type"] == "view" and m["seq"] == v1["seq"])
+            assert v1["observation"] == v2["observation"]
+            tab2.send_text(json.dumps({"type": "action", "seq": v2["seq"],
+                                       "action": v2["legal"][0]}))
+            got = _until(tab1, lambda m: m["type"] == "view" and m["seq"] > v1["seq"])
+            assert got["observation"]["history"][-1] == v2["legal"][0] or got["seq"] > v1["seq"]
+            seat0 = got["seats"][0]
+            assert seat0["name"] == "Ann" and not seat0["away"]
+
+
+def test_tokens_names_and_bad_input(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game="spades", seed=1)
+        table, token = created["table"], created["invites"]["0"]["token"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": "not-a-token", "name": "Eve"}))
+            assert ws.receive_json()["code"] == "bad-token"
+            assert ws.receive_json()["code"] == "closed"
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            for bad, code in [
+                ("{not json", "bad-json"),
+                ("[1, 2]", "bad-json"),
+                ('{"type": "shout"}', "unknown-type"),
+                ("x" * 5000, "too-large"),
+                (json.dumps({"type": "hello", "token": token, "name": "A\u0007nn"}), "bad-name"),
+                (json.dumps({"type": "hello", "token": token, "name": "B" * 41}), "bad-name"),
+                (json.dumps({"type": "hello", "token": token, "name": "x\u202ey"}), "bad-name"),
+                (json.dumps({"type": "action", "seq": 0, "action": "0: bid 3"}), "hello-first"),
+            ]:
+                ws.send_text(bad)
+                got = ws.receive_json()
+                assert got.get("code") == code, (bad[:40], got)
+                assert "message" in got
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            assert ws.receive_json()["code"] == "need-name"
+            ws.send_text(json.dumps({"type": "ping"}))
+            assert ws.receive_json()["type"] == "pong"
+        # no such table
+        with client.websocket_connect("/ws/nosuchtable") as ws:
+            assert ws.receive_json()["code"] == "no-table"
+        # table requests checked by the game's own options class
+        for body, status in [
+            ({"game": "bridge"}, 400),
+            ({"game": "spades", "options": {"target": "lots"}}, 400),
+            ({"game": "spades", "options": {"trumps": 1}}, 400),
+            ({"game": "spades", "seats": {"0": "wizard"}}, 400),
+            ({"game": "spades", "seats": {"7": "person"}}, 400),
+            ({"game": "spades", "bot_pace": -1}, 400),
+        ]:
+            r = client.post("/api/tables", json=body)
+            assert r.status_code == status and r.json()["message"], body
+        assert client.post("/api/tables", content=b"x" * 20000).status_code == 413
+
+
+def test_a_flood_from_one_socket_is_cut_off(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from tricktable.web.app import create_app
+
+    with TestClient(create_app(sqlite_url(tmp_path), rate=(5.0, 5.0))) as client:
+        created = create(client, game="spades", seed=1)
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            for _ in range(200):
+                ws.send_text('{"type": "ping"}')
+            kinds = []
+            while True:
+                m = ws.receive_json()
+                kinds.append(m.get("code", m["type"]))
+                if m.get("code") == "closed":
+                    break
+            assert kinds[:5] == ["pong"] * 5 and "rate" in kinds
+
+
+def test_the_host_opens_fills_and_gives_back_seats_and_rematches(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game="double-dummy-whist", options={"target": 5},
+                         seats={"0": "person", "1": "person"}, seed=9)
+        table = created["table"]
+        host = {"authorization": f"Bearer {created['host_token']}"}
+        url = f"/api/tables/{table}/seats/1"
+        assert client.post(url, json={"do": "bot"}).status_code == 403
+        assert client.post(url, json={"do": "bot", "bot": "rules"}, headers=host).status_code == 200
+        summary = client.get(f"/api/tables/{table}").json()
+        assert summary["seats"][1]["kind"] == "bot" and summary["status"] == "waiting"
+        # seat 1 played by a bot: one person is enough to play the game out
+        players = play_game(client, {**created, "invites": {"0": created["invites"]["0"]}})
+        assert players["0"].messages[-1]["status"] == "over"
+        # give the seat back, open seat 0 to someone new (the old link stops working)
+        assert client.post(url, json={"do": "return"}, headers=host).status_code == 200
+        r = client.post(f"/api/tables/{table}/seats/0", json={"do": "open"}, headers=host)
+        new_token = r.json()["token"]
+        assert "#token=" in r.json()["url"]
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": created["invites"]["0"]["token"],
+                                     "name": "Old"}))
+            assert ws.receive_json()["code"] == "bad-token"
+        # a rematch keeps the seats; the first game's record stays downloadable
+        assert client.post(f"/api/tables/{table}/rematch").status_code == 403
+        r = client.post(f"/api/tables/{table}/rematch", headers=host)
+        assert r.status_code == 200 and r.json()["game_number"] == 1
+        assert client.post(f"/api/tables/{table}/rematch", headers=host).status_code == 409
+        again = play_game(client, {**created, "invites": {
+            "0": {"token": new_token}, "1": created["invites"]["1"]}})
+        last = again["0"].messages[-1]
+        assert last["status"] == "over" and last["game_number"] == 1
+        assert [s["name"] for s in last["seats"][:2]] == ["P0", "P1"]
+        for number in (0, 1):
+            r = client.get(f"/api/tables/{table}/records/{number}", headers=host)
+            assert r.status_code == 200 and replay(loads_record(r.text)).is_over
+
+
+def test_away_people_are_shown_and_replaced_after_the_grace(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game="spades", options={"target": 100}, away_grace=0.3,
+                         seats={"0": "person", "1": "person", "2": "rules", "3": "rules"},
+                         seed=3)
+        table = created["table"]
+        with client.websocket_connect(f"/ws/{table}") as ann:
+            _hello(ann, created["invites"]["0"]["token"], "Ann")
+            with client.websocket_connect(f"/ws/{table}") as bob:
+                _hello(bob, created["invites"]["1"]["token"], "Bob")
+            # Bob left: Ann sees him away; after the grace a stand-in plays his seat, and
+            # the game goes on (Ann keeps playing her own seat)
+            away = _until(ann, lambda m: m["type"] == "view" and m["seats"][1]["away"])
+            assert away["seats"][1]["name"] == "Bob"
+            deadline = time.monotonic() + 20
+            stood_in = False
+            while time.monotonic() < deadline and not stood_in:
+                m = ann.receive_json()
+                if m["type"] != "view":
+                    continue
+                if m["legal"] and m["status"] == "playing":
+                    ann.send_text(json.dumps({"type": "action", "seq": m["seq"],
+                                              "action": m["legal"][-1]}))
+                stood_in = any(h.startswith("1: ") for h in m["observation"]["history"])
+            assert stood_in, "a stand-in played Bob's seat"
+            # Bob comes back and has his seat again
+            with client.websocket_connect(f"/ws/{table}") as bob:
+                view = _hello(bob, created["invites"]["1"]["token"], None)
+                assert view["you"] == {"role": "seat", "seat": 1}
+                assert not view["seats"][1]["away"]
