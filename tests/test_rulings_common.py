@@ -67,3 +67,15 @@ def test_ruling_common_2_a_game_with_bots_is_reproducible_from_its_seed(
 
     assert play(42) == play(42)
     assert play(42) != play(43)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_every_seat_can_be_observed_at_an_empty_table(name: str, options: dict[str, Any]
+                                                      ) -> None:
+    """Before the first deal a seat sees an empty table (a web client sits down before
+    the cards are dealt): no cards, nothing to choose."""
+    game = make_game(name, options)
+    state = game.new_game()
+    for seat in game.player_seats:
+        obs = game.observe(state, seat)
+        assert obs.hand == 0 and not any(obs.visible) and not obs.trick

@@ -175,7 +175,9 @@ class WhistState(State):
         self.best: Bid | None = None  # the best bid so far
         self.declarer = -1  # known once the auction is over
         self.discards: CardSet = 0  # the declarer's two discards from a 15-card dummy
-        self.choices: list[str] = []  # Double Dummy: "keep"/"swap"/"" per seat
+        # Double Dummy: "keep"/"swap"/"" per seat (all "" before the first deal too, so a
+        # seat can be observed at an empty table)
+        self.choices: list[str] = [""] * game.num_seats
         self.reneged: list[int] = []  # per trick: bit s set when seat s reneged in it
         self.renege_calls: list[tuple[int, int]] = []  # (caller, trick 1-based), in order
 
