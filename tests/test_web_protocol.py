@@ -259,3 +259,19 @@ def test_away_people_are_shown_and_replaced_after_the_grace(tmp_path: Path) -> N
                 view = _hello(bob, created["invites"]["1"]["token"], None)
                 assert view["you"] == {"role": "seat", "seat": 1}
                 assert not view["seats"][1]["away"]
+
+
+def test_the_games_and_bots_a_client_can_offer(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        r = client.get("/api/games")
+        assert r.status_code == 200
+        body = r.json()
+        games = {g["game"]: g for g in body["games"]}
+        assert body["protocol"] == 1 and "rules" in {b["bot"] for b in body["bots"]}
+        assert games["spades"]["player_seats"] == [0, 1, 2, 3]
+        # 3B's table depends on its players option: said, not guessed
+        threeb = games["3b-spades"]
+        assert threeb["seats"] is None and "players" in threeb["needs"]
+        assert any(o["name"] == "players" and o["choices"] for o in threeb["options"])
+        for g in games.values():
+            assert all(o["doc"] for o in g["options"])

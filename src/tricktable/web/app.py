@@ -17,6 +17,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import bot_class, bot_names
+from ..engine.errors import OptionError
 from ..engine.game import game_class, game_names
 from . import protocol
 from .protocol import ProtocolError, RateLimit, parse_client_message
@@ -150,10 +151,17 @@ def create_app(
         out = []
         for name in game_names():
             cls = game_class(name)
-            game = cls()
+            try:
+                game: Any = cls()
+                seats: Any = game.num_seats
+                player_seats: Any = list(game.player_seats)
+                needs = None
+            except OptionError as e:  # the table depends on an option with no default
+                seats = player_seats = None
+                needs = str(e)
             out.append({
-                "game": name, "title": cls.title, "seats": game.num_seats,
-                "player_seats": list(game.player_seats),
+                "game": name, "title": cls.title, "seats": seats,
+                "player_seats": player_seats, "needs": needs,
                 "options": [
                     {"name": o.name, "type": o.type, "default": o.default, "doc": o.doc,
                      "choices": list(o.choices) if o.choices else None}
