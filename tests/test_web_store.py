@@ -1,0 +1,124 @@
+"""The web store on SQLite and on PostgreSQL: migrations beside the league's, a whole game
+stored and rebuilt from its log, the group-commit writer, and two processes that both
+believe they hold one table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
+from sqlalchemy import create_engine, inspect, select
+
+from test_league_store import season
+from tricktable.league.store import LeagueStore
+from tricktable.league.threeb import threeb_history
+from tricktable.web.store import EventRow, Store, TableRow, TokenRow, Writer
+from tricktable.web.tables import Hub, Refused, table_spec
+from web_helpers import client_for, create, play_game
+
+
+def test_web_and_league_share_one_database(database_url: str) -> None:
+    Store(database_url).close()
+    Store(database_url).close()  # again: already at the newest schema
+    league = LeagueStore(database_url)
+    assert all(league.add_game(e) for e in season())
+    assert threeb_history(league.entries("lunch")).standings() == threeb_history(
+        season()).standings()
+    league.close()
+    engine = create_engine(database_url)
+    names = set(inspect(engine).get_table_names())
+    engine.dispose()
+    assert {"web_tables", "web_seats", "web_tokens", "web_players", "web_events",
+            "tricktable_web_version", "league_alembic_version", "league_games"} <= names
+
+
+def test_a_game_is_stored_and_rebuilt_from_its_log(database_url: str) -> None:
+    seats = {"0": "person", "1": "rules", "2": "person"}
+    with client_for(database_url) as client:
+        created = create(client, game="dummy-hand-spades",
+                         options={"target": 100, "peek": "flip-2"}, seats=seats, seed=5)
+        players = play_game(client, created)
+        final = players["0"].messages[-1]
+        assert final["status"] == "over"
+    store = Store(database_url)
+    with store.session() as s:
+        row = s.get(TableRow, created["table"])
+        assert row is not None and row.status == "over"
+        tokens = list(s.scalars(select(TokenRow.hash)))
+        events = list(s.scalars(select(EventRow).where(EventRow.table_id == created["table"])))
+    store.close()
+    # only hashes of tokens are stored
+    for token in (created["host_token"], created["spectator"]["token"],
+                  *(i["token"] for i in created["invites"].values())):
+        assert token not in tokens and len(token) >= 32
+    assert [e.n for e in events] == list(range(len(events)))
+    assert {e.kind for e in events} >= {"deal", "action", "seat"}
+    # a new server on the same database rebuilds the table exactly where it ended
+    with client_for(database_url) as client:
+        again = client.get(f"/api/tables/{created['table']}").json()
+        assert again["status"] == "over" and again["seq"] == final["seq"]
+        with client.websocket_connect(f"/ws/{created['table']}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": created["invites"]["0"]["token"]}))
+            assert ws.receive_json()["type"] == "welcome"
+            view = ws.receive_json()
+        assert view["observation"] == final["observation"]
+        assert view["totals"] == final["totals"]
+
+
+def test_the_writer_commits_in_groups_and_a_bad_job_fails_alone(database_url: str) -> None:
+    store = Store(database_url)
+    writer = Writer(store)
+
+    def table(i: int) -> Any:
+        def job(s: Any) -> None:
+            s.add(TableRow(id=f"t{i}", game="spades", options={}, seed="1", status="waiting"))
+        return job
+
+    def bad(s: Any) -> None:
+        s.add(TableRow(id="t0", game="spades", options={}, seed="1"))  # t0 exists by then
+
+    async def run(jobs: list[Any]) -> list[BaseException | None]:
+        futures = [writer.submit(job) for job in jobs]
+        return list(await asyncio.gather(*futures, return_exceptions=True))
+
+    assert asyncio.run(run([table(i) for i in range(200)])) == [None] * 200
+    assert writer.commits < 200, "jobs waiting together are committed together"
+    # a batch with one bad job: that job fails, the others are stored
+    jobs = [table(i) for i in range(200, 210)]
+    jobs.insert(5, bad)
+    outcomes = asyncio.run(run(jobs))
+    writer.close()
+    assert [o is not None for o in outcomes] == [i == 5 for i in range(11)]
+    assert len(store.table_ids()) == 210
+    store.close()
+
+
+def test_two_processes_holding_one_table_cannot_both_append(database_url: str) -> None:
+    async def run() -> None:
+        store_a, store_b = Store(database_url), Store(database_url)
+        hub_a, hub_b = Hub(store_a), Hub(store_b)
+        # people's seats nobody has taken: the tables do nothing by themselves
+        spec = table_spec({"game": "spades", "seed": "twice",
+                           "seats": {str(s): "person" for s in range(4)}})
+        table_a, _ = await hub_a.create(spec)
+        table_b = await hub_b.get(table_a.id)
+        assert table_b is not None
+        # A deals; B, not knowing, deals too: its append collides, it reloads and refuses
+        async with table_a.lock:
+            await table_a._deal()
+        async with table_b.lock:
+            with pytest.raises(Refused) as refused:
+                await table_b._deal()
+        assert refused.value.code == "not-stored"
+        assert table_b.seq == table_a.seq == 1
+        assert table_b.runner.state.hands == table_a.runner.state.hands
+        for hub in (hub_a, hub_b):
+            await hub.close()
+
+    asyncio.run(run())
