@@ -275,3 +275,22 @@ def test_the_games_and_bots_a_client_can_offer(tmp_path: Path) -> None:
         assert any(o["name"] == "players" and o["choices"] for o in threeb["options"])
         for g in games.values():
             assert all(o["doc"] for o in g["options"])
+
+
+def test_serve_refuses_an_unusable_database_or_address_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    from test_cli_hardening import cli, one_line_refusal
+    from web_process import free_port
+
+    one_line_refusal(cli("serve", "--port", str(free_port()), "--db", "nonsense://x"),
+                     "--db", "nonsense")
+    one_line_refusal(cli("serve", "--db", f"sqlite:///{tmp_path}/no/such/{'x' * 5}/../../a",
+                         "--port", "1", "--host", "256.1.1.1"), "cannot listen")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        one_line_refusal(cli("serve", "--port", str(port), "--db",
+                             f"sqlite:///{tmp_path / 'a.db'}"), "cannot listen", str(port))
+    one_line_refusal(cli("serve", "--port", "70000"), "--port")

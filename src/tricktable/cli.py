@@ -427,12 +427,13 @@ def serve_command(
 ) -> None:
     """Serve tables over the web: friends at one table, bots in empty seats."""
     try:
-        from .web import serve
+        from .web import ServeError, serve
     except ImportError:
-        print("tricktable: serve needs the web extra: pip install 'tricktable[web]'",
-              file=sys.stderr)
-        raise typer.Exit(2) from None
-    serve(host, port, db, open_browser)
+        fail("serve needs the web extra: pip install 'tricktable[web]'")
+    try:
+        serve(host, port, db, open_browser)
+    except ServeError as e:
+        fail(str(e))
 
 # --- league (players, sessions, standings across games) -----------------------------------
 

@@ -13,7 +13,6 @@ recomputed with it and no rule refused it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -37,6 +36,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
+from ..play.paths import DATABASE_VARIABLE, default_database_url
 from .model import (
     BONEHEAD,
     THREEB,
@@ -51,16 +51,12 @@ from .model import (
 )
 from .threeb import threeb_history
 
-DATABASE_ENV = "TRICKTABLE_DATABASE_URL"
+DATABASE_ENV = DATABASE_VARIABLE
 
 
 def default_url() -> str:
-    """``$TRICKTABLE_DATABASE_URL``, else a SQLite file in the user's data directory."""
-    url = os.environ.get(DATABASE_ENV)
-    if url:
-        return url
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return f"sqlite:///{base / 'tricktable' / 'tricktable.db'}"
+    """See ``play.paths.default_database_url``."""
+    return default_database_url()
 
 
 def _now() -> datetime:

@@ -31,3 +31,16 @@ def data_dir() -> Path:
 def saved_games_dir() -> Path:
     """Where games played at the terminal are saved as they are played."""
     return data_dir() / "games"
+
+
+DATABASE_VARIABLE = "TRICKTABLE_DATABASE_URL"
+
+
+def default_database_url() -> str:
+    """The database of the web server and the league: ``$TRICKTABLE_DATABASE_URL``, else a
+    SQLite file in the user's data folder (both keep their own tables and version table
+    in it)."""
+    url = os.environ.get(DATABASE_VARIABLE)
+    if url:
+        return url
+    return f"sqlite:///{data_dir() / 'tricktable.db'}"

@@ -7,6 +7,6 @@ into one line saying what to install.
 
 from __future__ import annotations
 
-from .server import serve
+from .server import ServeError, serve
 
-__all__ = ["serve"]
+__all__ = ["ServeError", "serve"]

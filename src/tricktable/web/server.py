@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import socket
 import sys
 import threading
 import webbrowser
 
 import uvicorn
+from sqlalchemy.exc import SQLAlchemyError
 
 from .app import create_app
 from .store import Store, default_url
@@ -26,12 +28,42 @@ def _shown(url: str) -> str:
     return f"{scheme}//{user}:***@{tail}"
 
 
+class ServeError(Exception):
+    """The server cannot start: the database or the address is unusable (one line)."""
+
+
+def _check_address(host: str, port: int) -> None:
+    """Fail now, in words, if the address cannot be listened on (uvicorn would log it
+    after the start-up lines)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise ServeError(f"cannot listen on {host} port {port}: {reason.lower()} "
+                         "(another server there? try --port)") from None
+
+
+def open_store(url: str) -> Store:
+    """The store at ``url``, migrated; ServeError in one line if it cannot be used."""
+    try:
+        return Store(url)
+    except SQLAlchemyError as e:
+        detail = str(getattr(e, "orig", None) or e).splitlines()[0][:200]
+        raise ServeError(f"--db: cannot use the database {_shown(url)}: {detail}") from None
+    except OSError as e:
+        raise ServeError(f"--db: cannot use the database {_shown(url)}: {e}") from None
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           open_browser: bool = False) -> None:
     """Run the server until interrupted. The database is migrated before the first
-    request; its location is printed."""
+    request; its location is printed. Raises ServeError if it cannot start."""
     url = db_url or default_url()
-    store = Store(url)
+    _check_address(host, port)
+    store = open_store(url)
     shown_host = f"[{host}]" if ":" in host else host
     address = f"http://{shown_host}:{port}/"
     print(f"tricktable: database {_shown(url)}", file=sys.stderr)

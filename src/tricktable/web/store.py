@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -44,18 +43,15 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-DATABASE_ENV = "TRICKTABLE_DATABASE_URL"
+from ..play.paths import DATABASE_VARIABLE, default_database_url
+
+DATABASE_ENV = DATABASE_VARIABLE
 VERSION_TABLE = "tricktable_web_version"
 
 
 def default_url() -> str:
-    """``$TRICKTABLE_DATABASE_URL``, else a SQLite file in the user's data directory (the
-    league's file: both keep their own tables and version table in it)."""
-    url = os.environ.get(DATABASE_ENV)
-    if url:
-        return url
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return f"sqlite:///{base / 'tricktable' / 'tricktable.db'}"
+    """See ``play.paths.default_database_url``."""
+    return default_database_url()
 
 
 def token_hash(token: str) -> str:
