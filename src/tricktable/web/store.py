@@ -38,7 +38,9 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -252,26 +254,74 @@ class Store:
 Job = Callable[[Session], None]
 
 
+@dataclass(frozen=True)
+class Append:
+    """One entry for a table's log; the table's new status when it changed; and any
+    other change (``extra``) that must commit with it. Appends waiting together are
+    written with one multi-row insert: the writer's hot path, a few per second per table."""
+
+    table_id: str
+    n: int
+    kind: str
+    text: str
+    actor: str
+    status: str | None = None
+    extra: Job | None = None
+
+
+Item = Job | Append
+_Waiting = tuple[Item, asyncio.Future[None], asyncio.AbstractEventLoop]
+
+
+def _apply(session: Session, items: list[Item]) -> None:
+    """Run ``items`` in order in one transaction: runs of appends as one insert, other
+    jobs one by one (flushed, so the rows they add exist for the appends after them)."""
+    rows: list[dict[str, Any]] = []
+    statuses: dict[str, str] = {}
+
+    def write_rows() -> None:
+        if rows:
+            session.execute(insert(EventRow), rows)
+            rows.clear()
+
+    for item in items:
+        if isinstance(item, Append):
+            rows.append({"table_id": item.table_id, "n": item.n, "kind": item.kind,
+                         "text": item.text, "actor": item.actor[:80], "at": _now()})
+            if item.status is not None:
+                statuses[item.table_id] = item.status
+            if item.extra is not None:
+                write_rows()
+                item.extra(session)
+                session.flush()
+        else:
+            write_rows()
+            item(session)
+            session.flush()
+    write_rows()
+    for table_id, status in statuses.items():
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+
 class Writer:
-    """One thread that commits jobs in batches. ``submit`` returns a future that is done
-    when the job's transaction has committed (or holds the exception that stopped it: a
-    batch that fails is retried job by job, so one bad job fails alone)."""
+    """One thread that commits what is waiting in one transaction (group commit).
+    ``submit`` returns a future that is done when the item's transaction has committed
+    (or holds the exception that stopped it: a batch that fails is retried item by item,
+    so one bad item fails alone)."""
 
     MAX_BATCH = 1000
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._queue: queue.SimpleQueue[
-            tuple[Job, asyncio.Future[None], asyncio.AbstractEventLoop] | None
-        ] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Waiting | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="tricktable-writer", daemon=True)
         self._thread.start()
         self.commits = 0
 
-    def submit(self, job: Job) -> asyncio.Future[None]:
+    def submit(self, item: Item) -> asyncio.Future[None]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put((job, future, loop))
+        self._queue.put((item, future, loop))
         return future
 
     def close(self) -> None:
@@ -280,10 +330,10 @@ class Writer:
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            if item is None:
+            first = self._queue.get()
+            if first is None:
                 return
-            batch = [item]
+            batch = [first]
             stop = False
             while len(batch) < self.MAX_BATCH:
                 try:
@@ -298,22 +348,19 @@ class Writer:
             if stop:
                 return
 
-    def _commit(
-        self, batch: list[tuple[Job, asyncio.Future[None], asyncio.AbstractEventLoop]]
-    ) -> None:
+    def _commit(self, batch: list[_Waiting]) -> None:
         outcomes: list[BaseException | None]
         try:
             with self.store.session() as s:
-                for job, _, _ in batch:
-                    job(s)
+                _apply(s, [item for item, _, _ in batch])
             outcomes = [None] * len(batch)
             self.commits += 1
         except Exception:
             outcomes = []
-            for job, _, _ in batch:
+            for item, _, _ in batch:
                 try:
                     with self.store.session() as s:
-                        job(s)
+                        _apply(s, [item])
                     outcomes.append(None)
                     self.commits += 1
                 except Exception as e:  # handed to the waiting table, which reloads

@@ -33,7 +33,7 @@ from ..play.table import Table
 from . import protocol
 from .protocol import ProtocolError
 from .store import (
-    EventRow,
+    Append,
     PlayerRow,
     SeatData,
     SeatRow,
@@ -391,20 +391,10 @@ class LiveTable:
         it is committed. On failure the table is reloaded from the store and Refused."""
         n = self.next_n
         status = self.status
-        table_id = self.id
-        status_changed = status != self.stored_status
-
-        def job(s: Session) -> None:
-            s.add(EventRow(table_id=table_id, n=n, kind=kind, text=text, actor=actor[:80]))
-            if status_changed:
-                row = s.get(TableRow, table_id)
-                if row is not None:
-                    row.status = status
-            if extra is not None:
-                extra(s)
-
+        append = Append(self.id, n, kind, text, actor,
+                        status if status != self.stored_status else None, extra)
         try:
-            await asyncio.shield(self.hub.writer.submit(job))
+            await asyncio.shield(self.hub.writer.submit(append))
         except Exception:
             await self.reload()
             raise Refused(
