@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -96,6 +97,7 @@ class Person:
         self.game_number = 0
         self.sent: tuple[int, float] | None = None
         self.bot_cache: dict[str, Any] = {}
+        self.pending: asyncio.Task[None] | None = None
 
     def choose(self, view: dict[str, Any]) -> str | None:
         key = json.dumps([view["game"], view["options"]], sort_keys=True)
@@ -122,7 +124,13 @@ class Person:
                 await asyncio.sleep(0.5)
 
     async def _serve(self, ws: Any, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
-        pending: asyncio.Task[None] | None = None
+        try:
+            await self._read(ws, http, stop)
+        finally:
+            if self.pending is not None:
+                self.pending.cancel()
+
+    async def _read(self, ws: Any, http: httpx.AsyncClient, stop: asyncio.Event) -> None:
         async for raw in ws:
             if stop.is_set():
                 return
@@ -148,16 +156,17 @@ class Person:
             if m["legal"] and m["status"] == "playing":
                 choice = self.choose(m)
                 if choice is not None:
-                    if pending is not None:
-                        pending.cancel()
-                    pending = asyncio.create_task(self._answer(ws, m["seq"], choice))
+                    if self.pending is not None:
+                        self.pending.cancel()
+                    self.pending = asyncio.create_task(self._answer(ws, m["seq"], choice))
 
     async def _answer(self, ws: Any, seq: int, choice: str) -> None:
         await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
         if seq != self.seq:
             return  # the table moved on meanwhile
         self.sent = (seq, time.perf_counter())
-        await ws.send(json.dumps({"type": "action", "seq": seq, "action": choice}))
+        with contextlib.suppress(websockets.ConnectionClosed):  # the run is ending
+            await ws.send(json.dumps({"type": "action", "seq": seq, "action": choice}))
 
 
 async def load(args: argparse.Namespace, base: str, server_pid: int) -> dict[str, Any]:
