@@ -69,6 +69,8 @@ class SpadesStrategy(Strategy):
 
     def bid(self, obs: Observation, legal: Sequence[Action]) -> Action:
         seat = legal[0].seat
+        if len(legal) == 1:
+            return legal[0]  # Mirror, or Suicide's second bid after a nil: no choice
         bids: Sequence[int | None] = obs.info.get("bids", (None,) * 4)
         partner = (seat + 2) % 4
         partner_bid = bids[partner]
@@ -76,8 +78,9 @@ class SpadesStrategy(Strategy):
         estimate = estimate_tricks(obs.hand, order, self.game.deck)
         risk = nil_risk(obs.hand, order)
         nil_ok = partner_bid != 0 and (partner_bid is None or partner_bid >= 3)
-        if nil_ok and risk <= 1.3 and estimate < 1.6:
-            return Bid(seat, 0)
+        nil = Bid(seat, 0)
+        if nil_ok and risk <= 1.3 and estimate < 1.6 and nil in legal:
+            return nil
         bid = max(1, round(estimate))
         if partner_bid == 0:
             bid += 1  # partner's nil needs covering, which costs tricks

@@ -12,13 +12,21 @@ from typing import Any
 
 from ..engine.actions import Action, Bid, Give, Pass, Play
 from ..engine.cards import STANDARD_DECK, SUIT_MASKS, Card, CardSet, card_str, cards_of, format_set
-from ..engine.errors import IllegalAction
+from ..engine.errors import IllegalAction, OptionError
 from ..engine.game import Game, register
 from ..engine.options import Options, option
 from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
 
 SPADE_MASK = SUIT_MASKS[0]
+VARIANTS = ("standard", "mirror", "suicide", "whiz")
+VARIANT_RULES = {
+    "mirror": "in Mirror every bid is the number of spades held (none: nil)",
+    "suicide": "in Suicide the first of a partnership to bid bids nil or 4 or more, and the "
+    "partner the other kind",
+    "whiz": "in Whiz every bid is nil or exactly the number of spades held",
+}
+"""The variants' bidding rules, as a refusal explains them (rulings: Spades rule 7)."""
 _BIDS = [tuple(Bid(seat, n) for n in range(14)) for seat in range(4)]
 
 
@@ -43,6 +51,11 @@ class SpadesOptions(Options):
         False, "A player whose team trails by 100 or more may bid nil before looking (+/-200);"
         " then partners exchange two cards."
     )
+    variant: str = option(
+        "standard", "standard; mirror: every bid is the number of spades held (none: nil); "
+        "suicide: in each partnership one bids nil and the other 4 or more; whiz: every bid "
+        "is nil or exactly the number of spades held.", choices=VARIANTS,
+    )
 
 
 class SpadesState(State):
@@ -56,6 +69,19 @@ class SpadesState(State):
         self.gives: list[tuple[Card, ...]] = []
         self.undecided: tuple[int, ...] = ()
         """Seats that may still bid blind nil and have not looked at their cards."""
+
+
+def _shown_bids(allowed: Sequence[int]) -> str:
+    """Allowed bids as a refusal lists them: "bid 0, bid 4..13"."""
+    parts = []
+    if 0 in allowed:
+        parts.append("bid 0")
+    rest = [n for n in allowed if n]
+    if len(rest) > 2 and rest == list(range(rest[0], rest[-1] + 1)):
+        parts.append(f"bid {rest[0]}..{rest[-1]}")
+    else:
+        parts.extend(f"bid {n}" for n in rest)
+    return ", ".join(parts)
 
 
 @register
@@ -78,6 +104,11 @@ class Spades(Game):
     options: SpadesOptions
 
     def configure(self) -> None:
+        if self.options.variant != "standard" and self.options.blind_nil:
+            raise OptionError(
+                f"blind nil is not played in {self.options.variant.title()} Spades: "
+                "use blind_nil=no or variant=standard"
+            )
         self.num_seats = 4
         self.player_seats = (0, 1, 2, 3)
         self.num_entities = 2
@@ -147,11 +178,26 @@ class Spades(Game):
         if state.phase is Phase.REVEAL:
             return [Bid(seat, 0, blind=True), Pass(seat)]
         if state.phase is Phase.BIDDING:
-            return list(_BIDS[seat])
+            return [_BIDS[seat][n] for n in self.variant_bids(state, seat)]
         # EXCHANGE after a blind nil: two cards to partner
         hand = state.hands[seat]
         cards = list(cards_of(hand))
         return [Give(seat, (a, b)) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+
+    def variant_bids(self, state: SpadesState, seat: int) -> list[int]:
+        """The numbers ``seat`` may bid now under the table's variant (0 is nil)."""
+        variant = self.options.variant
+        if variant == "standard":
+            return list(range(14))
+        spades = (state.hands[seat] & SPADE_MASK).bit_count()
+        if variant == "mirror":
+            return [spades]
+        if variant == "whiz":
+            return sorted({0, spades})
+        partner = state.bids[(seat + 2) % 4]
+        if partner is None:
+            return [0, *range(4, 14)]
+        return list(range(4, 14)) if partner.tricks == 0 else [0]
 
     def check_bid(self, state: State, action: Action) -> None:
         assert isinstance(state, SpadesState) and isinstance(action, Bid)
@@ -185,6 +231,15 @@ class Spades(Game):
                 " passes to look, and bids in turn afterwards",
                 "bid 0 blind, pass",
             )
+        elif state.phase is Phase.BIDDING and self.options.variant != "standard":
+            allowed = self.variant_bids(state, action.seat)
+            if action.tricks not in allowed:
+                raise IllegalAction(
+                    self.options.variant,
+                    f"seat {action.seat} may not bid {action.tricks}: "
+                    f"{VARIANT_RULES[self.options.variant]}",
+                    _shown_bids(allowed),
+                )
 
     def apply_bid(self, state: State, action: Action) -> None:
         assert isinstance(state, SpadesState) and isinstance(action, Bid)
