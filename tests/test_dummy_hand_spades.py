@@ -384,7 +384,7 @@ def test_options_are_checked() -> None:
     game = make_game("dummy-hand-spades")
     assert game.options.to_mapping(include_defaults=True) == {
         "target": 500, "max_nils": 3, "spades_broken": True, "bag_limit": 10,
-        "bag_penalty": 100, "peek": "none",
+        "bag_penalty": 100, "peek": "none", "variant": "standard",
     }
 
 

@@ -20,6 +20,8 @@ OTHER_OPTIONS = [
     {},
     {"spades_broken": False, "bag_limit": 3, "bag_penalty": 50, "max_nils": 4, "target": 100},
     {"max_nils": 0, "target": 60},
+    {"variant": "mirror", "target": 150},
+    {"variant": "suicide", "target": 150, "max_nils": 1},
 ]
 
 

@@ -110,8 +110,12 @@ def test_ruling_dhs_6_once_a_spade_is_played_on_another_suit_any_leader_may_lead
     assert state.trick_cards == [parse_card("4S")]
 
 
-def test_ruling_dhs_10_suicide_and_mirror_spades_are_not_offered() -> None:
-    # Named by the text but not described: they need their own rulings before they exist.
+def test_ruling_dhs_10_suicide_and_mirror_are_an_option_not_new_games() -> None:
+    # The rulings now describe them (rule 10): option `variant` of this game, tested in
+    # tests/test_dummy_hand_variants.py; no separate game and no peek choice.
     for name in game_names():
         assert "suicide" not in name and "mirror" not in name
     assert not any("suicide" in p or "mirror" in p for p in PEEK_CHOICES)
+    from tricktable.games.dummy_hand_spades import VARIANTS
+
+    assert VARIANTS == ("standard", "mirror", "suicide")

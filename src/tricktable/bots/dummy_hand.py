@@ -63,6 +63,10 @@ class DummyHandSpadesStrategy(Strategy):
 
     def bid(self, obs: Observation, legal: Sequence[Action]) -> Action:
         seat = legal[0].seat
+        if len(legal) == 1:
+            return legal[0]  # Mirror: the bid is the spades held
+        if all(a.nils for a in legal if isinstance(a, Bid)):
+            return self.suicide_bid(obs, legal)
         order = self.order(obs)
         bids: Sequence[Mapping[str, Any] | None] = obs.info.get("bids", (None, None, None))
         made = {s: b for s, b in enumerate(bids) if b is not None}
@@ -87,6 +91,19 @@ class DummyHandSpadesStrategy(Strategy):
                 nils.append(other)  # counts only if both of us defend
         tricks = max(0, min(13, tricks))
         return _legal_bid(legal, seat, tricks, nils)
+
+    def suicide_bid(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """Suicide: 4 or more, with nil on his own hand when it looks safe, otherwise on
+        the dummy and the other two (one of them counts, whichever team he ends up in)."""
+        seat = legal[0].seat
+        order = self.order(obs)
+        mine = estimate_tricks(obs.hand, order, self.game.deck)
+        dummy, _, _ = self.dummy_estimate(obs)
+        own_nil = nil_risk(obs.hand, order) <= 1.3 and mine < 1.6
+        tricks = max(4, min(13, round((0.0 if own_nil else mine) + dummy + DECLARER_EDGE)))
+        wanted = [a for a in legal if isinstance(a, Bid) and a.tricks == tricks
+                  and (a.nils == (seat,)) == own_nil]
+        return wanted[0] if wanted else legal[0]
 
     # --- play ---------------------------------------------------------------------------
 

@@ -34,6 +34,12 @@ HAND_SIZE = 13
 MAX_BID = 13
 NIL_POINTS = 100
 
+VARIANTS = ("standard", "mirror", "suicide")
+MIRROR_RULE = ("in Mirror there is no bidding: each bid is the number of spades the bidder "
+               "holds, and a hand without spades is nil")
+SUICIDE_RULE = ("in Suicide every team bid is 4 or more and carries exactly one nil on "
+                "whichever team the bidder ends up in: on his own hand, or on the dummy and "
+                "both other players together")
 PEEK_CHOICES = ("none", "three-peeky", "four-peeky", "flip-1", "flip-2", "flip-3", "flip-4")
 """The ``peek`` option: how many dummy cards each real player looks at (privately) or
 turns face up (for all) before the bidding."""
@@ -73,6 +79,12 @@ class DummyHandSpadesOptions(Options):
         "none", "Before bidding each player peeks at 3 or 4 dummy cards privately, or flips "
         "N of them face up for all.", choices=PEEK_CHOICES,
     )
+    variant: str = option(
+        "standard", "standard; mirror: no bidding, every hand's bid is its spades (the "
+        "declarer holds the most; a hand without spades is nil); suicide: every team bid is "
+        "4 or more with exactly one nil on the bidder's team (max_nils does not apply).",
+        choices=VARIANTS,
+    )
 
 
 class DummyHandSpadesState(State):
@@ -103,6 +115,19 @@ def _all_bids(seat: int, max_nils: int) -> tuple[Bid, ...]:
         combo for size in range(max_nils + 1) for combo in itertools.combinations(range(4), size)
     ]
     return tuple(Bid(seat, n, nils) for n in range(MAX_BID + 1) for nils in nil_sets)
+
+
+def _words(action: Action) -> str:
+    """An action without its seat, as a person types it: 'bid 5 nil=0'."""
+    return str(action).split(": ", 1)[-1]
+
+
+@functools.cache
+def _suicide_bids(seat: int) -> tuple[Bid, ...]:
+    """Suicide's bids: 4..13 with nil on the bidder's own hand, or on the dummy and both
+    other real players (exactly one of which counts, whichever team he ends up in)."""
+    others = tuple(sorted({*REAL_PLAYERS, DUMMY} - {seat}))
+    return tuple(Bid(seat, n, nils) for n in range(4, MAX_BID + 1) for nils in ((seat,), others))
 
 
 @functools.cache
@@ -172,7 +197,21 @@ class DummyHandSpades(Game):
             if self.reveal_verb == "peek":
                 return list(_peeks(seat, self.reveal_count))
             return list(_flips(seat, self.face_down_positions(state), self.reveal_count))
+        if self.options.variant == "mirror":
+            return [self.mirror_bid(state, seat)]
+        if self.options.variant == "suicide":
+            return list(_suicide_bids(seat))
         return list(_all_bids(seat, self.options.max_nils))
+
+    def mirror_bid(self, state: DummyHandSpadesState, seat: int) -> Bid:
+        """Mirror's only bid for ``seat``: its spades, with nil on its own hand if none."""
+        spades = (state.hands[seat] & SPADE_MASK).bit_count()
+        return Bid(seat, spades, () if spades else (seat,))
+
+    def dummy_spades(self, state: DummyHandSpadesState) -> int:
+        """The spades dealt to the dummy (Mirror's declarer contract adds them)."""
+        assert state.deal is not None
+        return sum(1 for c in state.deal.hands[DUMMY] if SPADE_MASK >> c & 1)
 
     def describe_choices(self, state: State) -> str:
         assert isinstance(state, DummyHandSpadesState)
@@ -182,6 +221,12 @@ class DummyHandSpades(Game):
         if state.phase is Phase.REVEAL:
             down = " ".join(map(str, self.face_down_positions(state)))
             return f"flip {n} different positions of the face-down dummy cards: {down}"
+        if state.phase is Phase.BIDDING and self.options.variant == "mirror":
+            return str(self.mirror_bid(state, state.to_act)).split(": ", 1)[1]
+        if state.phase is Phase.BIDDING and self.options.variant == "suicide":
+            seat = state.to_act
+            others = ",".join(map(str, sorted({*REAL_PLAYERS, DUMMY} - {seat})))
+            return f"bid 4..13 with nil={seat} or nil={others}, e.g. 'bid 5 nil={seat}'"
         if state.phase is Phase.BIDDING:
             return (
                 f"bid 0..{MAX_BID}, with nil declared on up to {self.options.max_nils} of seats "
@@ -280,7 +325,20 @@ class DummyHandSpades(Game):
                     f"seat {hand} is not at the table; nil may be declared on seats 0, 1, 2 "
                     "and 3 (the dummy)", allowed,
                 )
-        if len(nils) > self.options.max_nils:
+        variant = self.options.variant
+        if variant == "mirror" and action != self.mirror_bid(state, action.seat):
+            only = self.mirror_bid(state, action.seat)
+            raise IllegalAction(
+                "mirror", f"seat {action.seat} may not '{_words(action)}': {MIRROR_RULE}",
+                _words(only),
+            )
+        if variant == "suicide" and action not in _suicide_bids(action.seat):
+            others = ",".join(map(str, sorted({*REAL_PLAYERS, DUMMY} - {action.seat})))
+            raise IllegalAction(
+                "suicide", f"seat {action.seat} may not '{_words(action)}': "
+                f"{SUICIDE_RULE}", f"bid 4..13 nil={action.seat}, bid 4..13 nil={others}",
+            )
+        if variant == "standard" and len(nils) > self.options.max_nils:
             raise IllegalAction(
                 "nil declarations",
                 f"a bid may declare nil on at most {self.options.max_nils} hands at this "
@@ -331,15 +389,14 @@ class DummyHandSpades(Game):
         defender_tricks = sum(state.won) - team_tricks
         scores = [0, 0, 0]
         nils: list[dict[str, Any]] = []
+        contracts = self.contracts(state)
         for seat in REAL_PLAYERS:
-            bid = self._bid(state, seat)
             tricks = team_tricks if seat == declarer else defender_tricks
-            points, new_bags = contract_score(bid.tricks, tricks)
-            for hand in bid.nils:
-                if nil_applies(declarer, seat, hand):
-                    made = state.won[hand] == 0
-                    points += NIL_POINTS if made else -NIL_POINTS
-                    nils.append({"bidder": seat, "hand": hand, "made": made})
+            points, new_bags = contract_score(contracts[seat], tricks)
+            for hand in self.nils_of(state, seat):
+                made = state.won[hand] == 0
+                points += NIL_POINTS if made else -NIL_POINTS
+                nils.append({"bidder": seat, "hand": hand, "made": made})
             state.bags[seat], penalty = add_bags(
                 state.bags[seat], new_bags, opts.bag_limit, opts.bag_penalty
             )
@@ -351,7 +408,31 @@ class DummyHandSpades(Game):
             "nils": nils,
             "team_tricks": {"declarer": team_tricks, "defenders": defender_tricks},
         }
+        if self.options.variant == "mirror":
+            details["contracts"] = {str(s): contracts[s] for s in REAL_PLAYERS}
         return scores, details
+
+    def contracts(self, state: DummyHandSpadesState) -> dict[int, int]:
+        """Each real player's contract once the declarer is known: his team bid; in Mirror
+        the declarer's spades and the dummy's, and for each defender both defenders'
+        spades (so the contracts add up to 13)."""
+        bids = {s: self._bid(state, s).tricks for s in REAL_PLAYERS}
+        if self.options.variant != "mirror":
+            return bids
+        declarer = state.declarer
+        pair = defenders(declarer)
+        out = {s: bids[pair[0]] + bids[pair[1]] for s in pair}
+        out[declarer] = bids[declarer] + self.dummy_spades(state)
+        return out
+
+    def nils_of(self, state: DummyHandSpadesState, seat: int) -> list[int]:
+        """The hands whose nil counts for ``seat`` this hand (ruling 4); in Mirror also the
+        dummy's, for the declarer, when the dummy has no spades."""
+        hands = [h for h in self._bid(state, seat).nils if nil_applies(state.declarer, seat, h)]
+        if (self.options.variant == "mirror" and seat == state.declarer
+                and self.dummy_spades(state) == 0):
+            hands.append(DUMMY)
+        return hands
 
     def game_winner(self, state: State) -> int | None:
         if max(state.totals) < self.options.target:
@@ -370,8 +451,9 @@ class DummyHandSpades(Game):
         tricks = details["team_tricks"]
         before = state.results[-1].details["bags"] if state.results else {}
         lines = []
+        contracts = {int(s): c for s, c in details.get("contracts", {}).items()}
         for seat in REAL_PLAYERS:
-            bid = self._bid(state, seat).tricks
+            bid = contracts.get(seat, self._bid(state, seat).tricks)
             role = "declarer, with the dummy" if seat == declarer else "defender"
             took = tricks["declarer"] if seat == declarer else tricks["defenders"]
             team = "his team" if seat == declarer else "the defenders"
@@ -444,10 +526,20 @@ class DummyHandSpades(Game):
             if viewer in REAL_PLAYERS:
                 info["peeked"] = {p: card_str(dealt[p]) for p in sorted(state.peeks[viewer])}
         if known:
+            # Mirror's nil on a spadeless dummy (and so the declarer's contract) is known
+            # only once the dummy is face up
+            shown = self.dummy_shown(state) or state.phase is not Phase.PLAY
             info["nils"] = tuple(
                 (s, hand)
                 for s in REAL_PLAYERS
-                for hand in self._bid(state, s).nils
-                if nil_applies(declarer, s, hand)
+                for hand in (self.nils_of(state, s) if shown else
+                             [h for h in self._bid(state, s).nils
+                              if nil_applies(declarer, s, h)])
             )
+            if self.options.variant == "mirror":
+                contracts = self.contracts(state)
+                info["contracts"] = {
+                    str(s): contracts[s] if shown or s != declarer else None
+                    for s in REAL_PLAYERS
+                }
         return info

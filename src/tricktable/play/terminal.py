@@ -42,6 +42,7 @@ from ..engine.game import Game, summarize_actions
 from ..engine.observation import Observation
 from ..engine.records import Record, load_record, replay
 from ..engine.state import Phase
+from ..games.dummy_hand_spades import MIRROR_RULE, SUICIDE_RULE
 from ..games.spades import VARIANT_RULES
 from .display import shown, words
 from .table import SESSION_KEY, Agent, Table, resume, session_info
@@ -538,8 +539,12 @@ def move_explanations(game: Game, legal: Sequence[Action], me: int, dummy: int |
         lines.append("Honour mode: any card may be played, but an off-suit card while you "
                      "hold the suit led is a renege, and the other side may call it.")
     variant = getattr(game.options, "variant", "standard")
-    if "bid" in verbs and game.name == "spades" and variant in VARIANT_RULES:
-        rule = VARIANT_RULES[variant]
+    rule = None
+    if "bid" in verbs and game.name == "spades":
+        rule = VARIANT_RULES.get(variant)
+    elif "bid" in verbs and game.name == "dummy-hand-spades" and variant != "standard":
+        rule = MIRROR_RULE if variant == "mirror" else SUICIDE_RULE
+    if rule:
         lines.append(f"{rule[0].upper()}{rule[1:]}.")
     if any(isinstance(a, Bid) and a.blind for a in legal):
         lines.append("bid 0 blind: nil before looking at your cards (+200 or -200); "
