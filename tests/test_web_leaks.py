@@ -23,11 +23,14 @@ from web_helpers import card_tokens, client_for, create, moments, play_game, sql
 OPTION_SETS: list[tuple[str, dict[str, Any]]] = [
     ("spades", {"target": 150}),
     ("spades", {"target": 150, "blind_nil": True, "mercy": True, "mercy_score": -100}),
+    ("spades", {"target": 150, "variant": "suicide"}),
     ("dummy-hand-spades", {"target": 120}),
     ("dummy-hand-spades", {"target": 120, "peek": "three-peeky"}),
     ("dummy-hand-spades", {"target": 120, "peek": "four-peeky"}),
     ("dummy-hand-spades", {"target": 120, "peek": "flip-2"}),
     ("dummy-hand-spades", {"target": 120, "peek": "flip-4"}),
+    # Mirror: the dummy's spades (its nil, the declarer's contract) wait for it to be shown
+    ("dummy-hand-spades", {"target": 120, "variant": "mirror", "peek": "three-peeky"}),
     ("3b-spades", {"players": 3, "hands": 2}),
     ("3b-spades", {"players": 4, "hands": 2}),
     ("3b-spades", {"players": 5, "hands": 2}),
