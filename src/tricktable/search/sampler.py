@@ -1,0 +1,231 @@
+"""Worlds a seat cannot tell apart: the hidden cards dealt again, consistently with what
+that seat's observation shows, uniformly over every such deal.
+
+A search bot (and OpenSpiel's ``resample_from_infostate``) reasons about hidden cards by
+sampling them. ``WorldSampler(game).sample(observation, rng)`` reads **only** the
+observation (a bot is never given a state), so two states that look the same to the seat
+give the same worlds for the same random stream.
+
+What a world respects:
+
+- the seat's own hand and every card it can see in another holding (a shown dummy,
+  peeked or flipped cards, a card passed to it that it knows the place of);
+- cards already played are gone;
+- each holding's size;
+- suits a seat has shown out of: a seat that did not follow the suit led holds none of it
+  (unless the table plays in honour mode, where any card may be played: ``trust_voids``);
+- cards of the deck that are in no holding (3B's extra card, a whist declarer's
+  discards) lie in an out-of-play pile that nobody sees.
+
+Uniform means every consistent deal is equally likely: the number of completions is
+counted suit by suit (how many unknown cards of each suit go to each holding, weighted by
+the ways to choose them), a split is drawn in proportion to its count, and the cards of
+each suit are then shuffled into it. Jokers are not tied to a suit here: a seat that shows
+out of trumps may still be dealt a joker (a known approximation for the joker games).
+
+Not yet: weighting the worlds by what the bids and plays make likely (issue 15).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from math import comb
+
+from ..engine.cards import CardSet, cards_of
+from ..engine.game import Game
+from ..engine.observation import Observation
+
+OUT = -1
+"""The out-of-play pile's key in a world."""
+
+
+class InconsistentObservation(ValueError):
+    """No deal fits what the observation shows (a bug upstream, or a hand-made
+    observation that contradicts itself)."""
+
+
+class WorldSampler:
+    """Deals of the cards hidden from a seat, for one game."""
+
+    def __init__(self, game: Game, trust_voids: bool | None = None) -> None:
+        self.game = game
+        self.deck: CardSet = game.deck
+        self.trust_voids = (
+            not bool(getattr(game.options, "honour", False)) if trust_voids is None
+            else trust_voids
+        )
+
+    def unknowns(self, obs: Observation) -> tuple[list[int], dict[int, int], dict[int, set[int]]]:
+        """(the cards hidden from the seat, each other holding's number of hidden cards,
+        each holding's void suits)."""
+        seen = obs.hand | obs.played
+        for cards in obs.visible:
+            seen |= cards
+        for _, card in obs.trick:
+            seen |= 1 << card
+        hidden = [c for c in cards_of(self.deck & ~seen)]
+        slots = {
+            s: obs.hand_sizes[s] - (obs.visible[s] & ~obs.played).bit_count()
+            for s in range(len(obs.hand_sizes))
+            if s != obs.seat and obs.hand_sizes[s] > 0
+        }
+        voids: dict[int, set[int]] = {s: set() for s in slots}
+        if self.trust_voids:
+            for trick in obs.tricks:
+                _shown_out(voids, trick.seats, trick.cards, trick.led_suit)
+            if obs.trick:
+                _shown_out(voids, tuple(s for s, _ in obs.trick),
+                           tuple(c for _, c in obs.trick), obs.led_suit)
+        return hidden, slots, voids
+
+    def count(self, obs: Observation) -> int:
+        """How many deals fit the observation (for tests and for weighting)."""
+        hidden, slots, voids = self.unknowns(obs)
+        plan = _Plan(hidden, slots, voids)
+        return plan.completions(0, plan.start)
+
+    def sample(self, obs: Observation, rng: random.Random) -> dict[int, CardSet]:
+        """One world: every other holding's full cards (the known ones included) by seat,
+        and the out-of-play pile under ``OUT`` when the deck has one."""
+        hidden, slots, voids = self.unknowns(obs)
+        plan = _Plan(hidden, slots, voids)
+        dealt = plan.draw(rng)
+        world: dict[int, CardSet] = {}
+        for s in range(len(obs.hand_sizes)):
+            if s == obs.seat:
+                world[s] = obs.hand
+            else:
+                world[s] = (obs.visible[s] & ~obs.played) | _mask(dealt.get(s, ()))
+        if dealt.get(OUT):
+            world[OUT] = _mask(dealt[OUT])
+        return world
+
+
+def _shown_out(voids: dict[int, set[int]], seats: Sequence[int], cards: Sequence[int],
+               led_suit: int) -> None:
+    if led_suit < 0:
+        return
+    for seat, card in zip(seats, cards, strict=False):
+        if seat in voids and card < 52 and card // 13 != led_suit:
+            voids[seat].add(led_suit)
+
+
+def _mask(cards: Sequence[int]) -> CardSet:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+class _Plan:
+    """The counting behind uniform sampling: unknown cards grouped by suit (jokers a
+    group of their own that no void restricts), holdings with their free slots."""
+
+    def __init__(self, hidden: list[int], slots: dict[int, int],
+                 voids: dict[int, set[int]]) -> None:
+        self.holders = sorted(slots)
+        extra = len(hidden) - sum(slots.values())
+        if extra < 0 or any(n < 0 for n in slots.values()):
+            raise InconsistentObservation(
+                f"{len(hidden)} hidden cards cannot fill {sum(slots.values())} places")
+        if extra:
+            self.holders.append(OUT)
+        capacity = {**slots, OUT: extra}
+        self.start = tuple(capacity[h] for h in self.holders)
+        groups: dict[int, list[int]] = {}
+        for c in hidden:
+            groups.setdefault(c // 13 if c < 52 else 4, []).append(c)
+        self.groups = [groups[g] for g in sorted(groups)]
+        self.allowed = [
+            tuple(i for i, h in enumerate(self.holders)
+                  if h == OUT or g == 4 or g not in voids.get(h, ()))
+            for g in sorted(groups)
+        ]
+        self.hidden = hidden
+        # without voids every arrangement of the hidden cards into the places is a deal:
+        # no counting needed (the common case, and the costly one to count)
+        self.free = all(len(a) == len(self.holders) for a in self.allowed)
+        self.completions = functools.lru_cache(maxsize=None)(self._completions)
+
+    def _splits(self, g: int, room: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Ways to share group ``g``'s cards among the holdings allowed it (counts)."""
+        k = len(self.groups[g])
+        allowed = self.allowed[g]
+        out: list[tuple[int, ...]] = []
+
+        def fill(i: int, left: int, parts: list[int]) -> None:
+            if i == len(allowed) - 1:
+                if left <= room[allowed[i]]:
+                    out.append((*parts, left))
+                return
+            for take in range(min(left, room[allowed[i]]) + 1):
+                fill(i + 1, left - take, [*parts, take])
+
+        if not allowed:
+            return [()] if k == 0 else []
+        fill(0, k, [])
+        return out
+
+    def _ways(self, g: int, split: tuple[int, ...]) -> int:
+        left, ways = len(self.groups[g]), 1
+        for take in split:
+            ways *= comb(left, take)
+            left -= take
+        return ways
+
+    def _after(self, g: int, room: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
+        new = list(room)
+        for i, take in zip(self.allowed[g], split, strict=True):
+            new[i] -= take
+        return tuple(new)
+
+    def _completions(self, g: int, room: tuple[int, ...]) -> int:
+        if self.free and g == 0 and room == self.start:
+            left, ways = sum(room), 1
+            for n in room:
+                ways *= comb(left, n)
+                left -= n
+            return ways
+        if g == len(self.groups):
+            return 1 if not any(room) else 0
+        return sum(
+            self._ways(g, split) * self.completions(g + 1, self._after(g, room, split))
+            for split in self._splits(g, room)
+        )
+
+    def draw(self, rng: random.Random) -> dict[int, list[int]]:
+        if self.completions(0, self.start) == 0:
+            raise InconsistentObservation("no deal fits the observation")
+        dealt: dict[int, list[int]] = {h: [] for h in self.holders}
+        if self.free:
+            shuffled = list(self.hidden)
+            rng.shuffle(shuffled)
+            at = 0
+            for h, n in zip(self.holders, self.start, strict=True):
+                dealt[h] = shuffled[at:at + n]
+                at += n
+            return dealt
+        room = self.start
+        for g, cards in enumerate(self.groups):
+            choices = [
+                (split, self._ways(g, split) * self.completions(g + 1, self._after(g, room, split)))
+                for split in self._splits(g, room)
+            ]
+            total = sum(weight for _, weight in choices)
+            pick = rng.randrange(total)
+            chosen = choices[-1][0]
+            for split, weight in choices:
+                if pick < weight:
+                    chosen = split
+                    break
+                pick -= weight
+            shuffled = list(cards)
+            rng.shuffle(shuffled)
+            at = 0
+            for i, take in zip(self.allowed[g], chosen, strict=True):
+                dealt[self.holders[i]].extend(shuffled[at:at + take])
+                at += take
+            room = self._after(g, room, chosen)
+        return dealt
