@@ -49,6 +49,7 @@ from ..engine.cards import card_str
 from ..engine.game import Game, make_game, step
 from ..engine.state import Phase, State
 from .encoding import DECLINE, ActionVocabulary, ObservationEncoder, words
+from .turns import next_turn
 
 REWARDS = ("hand", "game")
 
@@ -100,6 +101,8 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
         self._rng = random.Random()
         self._declined: set[int] = set()
         self._legal: dict[int, Action] = {}
+        self._offer = False
+        self._seed: int | None = None
 
     # --- spaces -----------------------------------------------------------------------------
 
@@ -113,6 +116,7 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng = random.Random(seed)
+        self._seed = seed
         self.state = self.game.new_game()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -135,7 +139,7 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
         seat = self.seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
         if text == DECLINE:
-            if not self._offered(seat):
+            if not self._offer:
                 raise ValueError(f"{agent}: 'decline' is for actions offered out of turn")
             self._declined.add(seat)
         else:
@@ -150,13 +154,6 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
         if self.render_mode == "human":
             self.render()
 
-    def _offered(self, seat: int) -> bool:
-        """``seat`` may act out of turn now (it is not the seat to choose)."""
-        state, game = self.state, self.game
-        return game.controller(state, state.to_act) != seat and any(
-            game.controller(state, a.seat) == seat for a in game.legal_actions(state)
-        )
-
     def _select(self) -> None:
         """Deal where the game needs a deal, score, and pick the agent to act next."""
         state, game = self.state, self.game
@@ -169,21 +166,14 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
                 self._rewards_since()
                 self.truncations = {a: True for a in self.agents}
                 return
-            legal = game.legal_actions(state)
-            if legal:
+            turn = next_turn(game, state, self._declined)
+            if turn is not None:
                 break
             step(state, game.random_deal(state, self._rng))
         self._rewards_since()
-        chooser = game.controller(state, state.to_act)
-        offered = [
-            s for s in game.player_seats
-            if s != chooser and s not in self._declined and self._offered(s)
-        ]
-        seat = offered[0] if offered else chooser
-        self.agent_selection = f"player_{seat}"
-        self._legal = {
-            self._index[words(a)]: a for a in legal if game.controller(state, a.seat) == seat
-        }
+        self.agent_selection = f"player_{turn.seat}"
+        self._offer = turn.offered
+        self._legal = {self._index[words(a)]: a for a in turn.legal}
 
     def _rewards_since(self) -> None:
         """Each agent's reward for the step just taken: its side's new points."""
@@ -213,7 +203,7 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
         ):
             for index in self._legal:
                 mask[index] = 1
-            if self._offered(seat):
+            if self._offer:
                 mask[0] = 1
         return {"observation": self.encoder.encode(obs), "action_mask": mask}
 
@@ -223,7 +213,9 @@ class TricktableEnv(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ig
         seat = self.seat_of[agent]
         obs = self.game.observe(self.state, seat)
         legal = list(self._legal.values())
-        player = make_bot(bot, self.game, seat, f"{self._rng.random()}")
+        # seeded by the moment, not drawn from the deals' stream (which it would change)
+        moment = f"{self._seed}/{self.state.hand_number}/{len(obs.history)}/{seat}"
+        player = make_bot(bot, self.game, seat, moment)
         if self.game.controller(self.state, self.state.to_act) == seat:
             return self._index[words(player.choose(obs, legal))]
         offer = player.offer(obs, legal)
