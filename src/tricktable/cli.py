@@ -311,6 +311,14 @@ def simulate_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of a table.")
     ] = False,
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (worker processes here) or ray (Ray "
+                          "tasks; extra 'ray').")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="With --backend ray: an existing Ray "
+                                 "cluster (e.g. ray://head:10001); default: a local Ray.")
+    ] = None,
 ) -> None:
     """Play many games between bots and summarise wins and scores.
 
@@ -322,6 +330,15 @@ def simulate_command(
 
     from .play.simulate import run, seat_pattern, summarize, summary_json
 
+    if backend not in ("local", "ray"):
+        fail(f"--backend is local or ray, not {plain(backend, 20)!r}")
+    if address is not None and backend != "ray":
+        fail("--address goes with --backend ray")
+    if backend == "ray":
+        try:
+            from .research.ray import run as run_on_ray
+        except ImportError:
+            fail("--backend ray needs the ray extra: pip install 'tricktable[ray]'")
     game = _make_game(game_name, option or [])
     opts = game.options.to_mapping()
     try:
@@ -339,13 +356,22 @@ def simulate_command(
             TimeRemainingColumn(), console=stderr, transient=True, disable=as_json,
         ) as progress:
             task = progress.add_task(f"{game_name}", total=total)
-            outcomes = run(
-                game_name, opts, names, games, seed_value, workers=workers,
-                duplicate=duplicate, max_hands=max_hands, records_dir=records,
-                progress=lambda n: progress.advance(task, n),
-            )
+            if backend == "ray":
+                outcomes = run_on_ray(
+                    game_name, opts, names, games, seed_value, workers=workers,
+                    duplicate=duplicate, max_hands=max_hands, records_dir=records,
+                    progress=lambda n: progress.advance(task, n), address=address,
+                )
+            else:
+                outcomes = run(
+                    game_name, opts, names, games, seed_value, workers=workers,
+                    duplicate=duplicate, max_hands=max_hands, records_dir=records,
+                    progress=lambda n: progress.advance(task, n),
+                )
     except OptionError as e:
         fail(str(e))
+    except ConnectionError as e:  # Ray could not reach the cluster
+        fail(f"--address: cannot reach the Ray cluster: {plain(str(e), 160)}")
     seconds = time.perf_counter() - start
     if as_json:
         sys.stdout.write(json.dumps(summary_json(game, outcomes, seconds), indent=1) + "\n")

@@ -57,6 +57,9 @@ class GameOutcome:
     hands: int
     totals: Mapping[str, int]
     seconds: float = 0.0
+    record: str | None = None
+    """The game's record as text, when the runner asked for it back (a worker on another
+    machine cannot write in the driver's folder)."""
 
 
 def seat_pattern(text: str, n_players: int, partnership: bool) -> list[str]:
@@ -101,8 +104,10 @@ def play_game(
     spec: GameSpec,
     max_hands: int = DEFAULT_MAX_HANDS,
     records_dir: str | None = None,
+    return_record: bool = False,
 ) -> GameOutcome:
-    """Play one game of a simulation (in this process) and summarise it."""
+    """Play one game of a simulation (in this process) and summarise it; its record is
+    saved in ``records_dir``, or handed back in the outcome with ``return_record``."""
     start = time.perf_counter()
     game = make_game(game_name, dict(options))
     seats = game.player_seats
@@ -113,10 +118,13 @@ def play_game(
     table = Table(game, agents, spec.seed, names)
     finished = table.run(max_hands)
     state = table.state
-    if records_dir is not None:
+    text = None
+    if records_dir is not None or return_record:
         record = table.record({"bots": {str(s): n for s, n in seated}})
-        path = Path(records_dir) / f"{game_name}-{spec.index:05d}-r{spec.rotation}.json"
-        record.save(path)
+        if records_dir is not None:
+            record.save(Path(records_dir) / record_name(game_name, spec))
+        else:
+            text = record.dumps()
     return GameOutcome(
         index=spec.index,
         rotation=spec.rotation,
@@ -128,17 +136,50 @@ def play_game(
         hands=state.finished_hands,
         totals=game.totals_mapping(state),
         seconds=time.perf_counter() - start,
+        record=text,
     )
 
 
-def _play_batch(
+def record_name(game_name: str, spec: GameSpec) -> str:
+    """The file a simulated game's record is saved as."""
+    return f"{game_name}-{spec.index:05d}-r{spec.rotation}.json"
+
+
+def play_batch(
     game_name: str,
     options: Mapping[str, Any],
     specs: Sequence[GameSpec],
     max_hands: int,
     records_dir: str | None,
+    return_records: bool = False,
 ) -> list[GameOutcome]:
-    return [play_game(game_name, options, s, max_hands, records_dir) for s in specs]
+    """Whole games, one after another: the unit of work a worker is given."""
+    return [play_game(game_name, options, s, max_hands, records_dir, return_records)
+            for s in specs]
+
+
+def batches(specs: Sequence[GameSpec], workers: int) -> list[Sequence[GameSpec]]:
+    """Batches keep the traffic to workers small; each is a list of whole games, so the
+    results do not depend on how the games are spread over the workers."""
+    size = max(1, min(50, len(specs) // (workers * 8) or 1))
+    return [specs[i : i + size] for i in range(0, len(specs), size)]
+
+
+def prepare(
+    game_name: str, options: Mapping[str, Any], bots: Sequence[str], games: int,
+    seed: int | str, duplicate: bool, records_dir: str | Path | None,
+) -> tuple[dict[str, Any], list[GameSpec], str | None]:
+    """(the options in full, the games to play, the records folder, made): every check
+    before anything is played (OptionError for an unknown game, option or bot)."""
+    game = make_game(game_name, dict(options))
+    for name in bots:
+        bot_class(name)
+    specs = plan(len(game.player_seats), bots, games, seed, duplicate)
+    directory = None
+    if records_dir is not None:
+        Path(records_dir).mkdir(parents=True, exist_ok=True)
+        directory = str(records_dir)
+    return game.options.to_mapping(), specs, directory
 
 
 def _ignore_interrupts() -> None:
@@ -174,15 +215,8 @@ def run(
 
     ``progress(n)`` is called as ``n`` more games finish. Raises OptionError for an
     unknown game, option or bot name before anything is played."""
-    game = make_game(game_name, dict(options))
-    for name in bots:
-        bot_class(name)
-    specs = plan(len(game.player_seats), bots, games, seed, duplicate)
-    directory = None
-    if records_dir is not None:
-        Path(records_dir).mkdir(parents=True, exist_ok=True)
-        directory = str(records_dir)
-    opts = game.options.to_mapping()
+    opts, specs, directory = prepare(game_name, options, bots, games, seed, duplicate,
+                                     records_dir)
     outcomes: list[GameOutcome] = []
     if workers <= 1:
         for spec in specs:
@@ -190,15 +224,11 @@ def run(
             if progress:
                 progress(1)
         return outcomes
-    # Batches keep the inter-process traffic small; each batch is a list of whole games,
-    # so the results do not depend on how the games are spread over the workers.
-    size = max(1, min(50, len(specs) // (workers * 8) or 1))
-    batches = [specs[i : i + size] for i in range(0, len(specs), size)]
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
     try:
         futures = [
-            pool.submit(_play_batch, game_name, opts, batch, max_hands, directory)
-            for batch in batches
+            pool.submit(play_batch, game_name, opts, batch, max_hands, directory)
+            for batch in batches(specs, workers)
         ]
         for future in as_completed(futures):
             done = future.result()
