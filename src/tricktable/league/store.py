@@ -28,14 +28,12 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    create_engine,
-    event,
     select,
 )
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
+from ..play.database import open_database
 from ..play.paths import DATABASE_VARIABLE, default_database_url
 from .model import (
     BONEHEAD,
@@ -169,35 +167,12 @@ _COUNTS = ("hands", "contracts", "made", "sets", "bags", "nils_bid", "nils_made"
            "nil_points", "declared", "declared_made")
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest schema (Alembic, league/migrations)."""
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
-def _sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
 class LeagueStore:
     """The league's games in a database. Opening it migrates the schema to the newest."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
-        if self.url.startswith("sqlite:///") and not self.url.startswith("sqlite:///:memory:"):
-            Path(self.url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_engine(self.url)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_foreign_keys)
-        upgrade(self.engine)
+        self.engine = open_database(self.url, Path(__file__).with_name("migrations"))
 
     def close(self) -> None:
         self.engine.dispose()

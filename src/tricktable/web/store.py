@@ -36,15 +36,13 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
-    create_engine,
-    event,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from ..play.database import open_database
 from ..play.paths import DATABASE_VARIABLE, default_database_url
 
 DATABASE_ENV = DATABASE_VARIABLE
@@ -131,29 +129,6 @@ class EventRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest web schema (Alembic, web/migrations)."""
-    from alembic import command
-    from alembic.config import Config
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    # WAL: readers never wait for the writer. synchronous=NORMAL: a commit survives the
-    # process being killed (the OS has the pages); only a power cut may lose the last ones.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
-
-
 @dataclass
 class SeatData:
     seat: int
@@ -186,13 +161,7 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
-        path = self.url.removeprefix("sqlite:///")
-        if path != self.url and not path.startswith(":memory:"):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_engine(self.url, pool_pre_ping=True)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        upgrade(self.engine)
+        self.engine = open_database(self.url, Path(__file__).with_name("migrations"))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -1,1 +1,1 @@
-"""Alembic migrations of the league's tables (run by ``store.upgrade``)."""
+"""Alembic migrations of the league's tables (run by ``play.database.upgrade``)."""

@@ -1,4 +1,4 @@
-"""Alembic environment: run on the connection ``store.upgrade`` hands over (online only)."""
+"""Alembic environment: run on the connection ``play.database.upgrade`` hands over (online only)."""
 
 from __future__ import annotations
 
