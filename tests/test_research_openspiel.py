@@ -90,3 +90,12 @@ def test_openspiels_ismcts_plays_a_hand_of_spades() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+def test_resampling_after_cards_changed_hands_says_it_cannot() -> None:
+    game = pyspiel.load_game("tricktable_paperless_spades", {"max_hands": 1})
+    state = mid_hand(game, 1, 12)  # the gives are over
+    assert not state.is_terminal()
+    with pytest.raises(pyspiel.SpielError, match="changed hands"):
+        state.resample_from_infostate(state.current_player(),
+                                      pyspiel.UniformProbabilitySampler(0.0, 1.0))

@@ -47,6 +47,8 @@ from .turns import next_turn
 
 MAX_HANDS = 4
 RESAMPLE_TRIES = 50
+_MOVES = frozenset({"give", "exchange", "discard", "swap"})
+"""Verbs that move cards between hands (or out of play) during a hand."""
 
 
 def short_name(game: str) -> str:
@@ -258,6 +260,13 @@ class TricktableState(pyspiel.State):  # type: ignore[misc]
         if self._dealing() or self.table.hand_number < 0:
             return self.clone()
         obs = self.engine.observe(self.table, player_id)
+        moved = [t for t in obs.history if t.split(": ", 1)[-1].split(" ", 1)[0] in _MOVES]
+        if moved:
+            # the sampler does not follow cards that changed hands; and replaying the true
+            # hidden actions would keep only the worlds that fit them: a peek
+            raise pyspiel.SpielError(
+                "resampling does not yet follow cards that changed hands during the hand "
+                f"({moved[0]})")
         seed = int(probability_sampler() * 2**31)
         rng = random.Random(seed)
         for _ in range(RESAMPLE_TRIES):
@@ -267,9 +276,7 @@ class TricktableState(pyspiel.State):  # type: ignore[misc]
                 new = self.clone()
                 new.table = table
                 return new
-        raise pyspiel.SpielError(
-            "no world fitted this information state: resampling does not yet follow cards "
-            "that changed hands during the hand (passes, exchanges, discards, a swap)")
+        raise pyspiel.SpielError("no world fitted this information state")
 
 
 def _replayed(engine: Game, table: State, obs: Observation,
