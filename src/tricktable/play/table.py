@@ -42,6 +42,8 @@ class Agent(Protocol):
 DECLINED_KEY = "declined"
 """The session field listing the out-of-turn chances turned down in the current hand, so
 that a resumed game does not offer them again."""
+UNDOS_KEY = "undos"
+"""The record's count of decisions taken back (a game with undos is marked as such)."""
 
 
 def deal_rng(seed: int | str, hand: int) -> random.Random:
@@ -80,6 +82,8 @@ class Table:
         # The record a resumed game came from: fields this version does not know, at the
         # top and in each hand, are written back when the game is saved.
         self.carried = carried
+        # decisions taken back at the terminal; a record with undos says so
+        self.undos = int(carried.extra.get(UNDOS_KEY, 0) or 0) if carried is not None else 0
 
     @property
     def over(self) -> bool:
@@ -203,7 +207,29 @@ class Table:
         if declined:
             info[DECLINED_KEY] = declined
         record.extra[SESSION_KEY] = info
+        if self.undos:
+            record.extra[UNDOS_KEY] = self.undos
         return record
+
+    def take_back(self, seat: int) -> Action | None:
+        """Undo: the hand goes back to just before the last decision ``seat`` made in it
+        (for itself or a dummy it plays), and everything after; returns that decision, or
+        None when it made none this hand. The bots choose again from the same positions,
+        so they choose as before until the person chooses otherwise."""
+        state, game = self.state, self.game
+        if self.between_hands or self.over:
+            return None
+        actions = list(state.actions)
+        mine = [i for i, a in enumerate(actions) if game.controller(state, a.seat) == seat]
+        if not mine:
+            return None
+        at = mine[-1]
+        record = self.record()
+        record.hands[-1].actions = record.hands[-1].actions[:at]
+        self.state = replay(record)
+        self._declined.clear()
+        self.undos += 1
+        return actions[at]
 
     def restore_declined(self, info: Mapping[str, Any]) -> None:
         """Take back the chances turned down before the game was saved (from its session

@@ -59,6 +59,10 @@ class QuitGame(Exception):
         self.interrupted = interrupted
 
 
+class UndoRequested(Exception):
+    """The person typed 'undo': the table takes back his last decision of the hand."""
+
+
 class ClaimAccepted(Exception):
     """The person's claim is proven: the rest of the hand is played out by the solver."""
 
@@ -416,6 +420,8 @@ class TerminalPlayer:
             if command == "save":
                 self.do_save(text.strip().split(maxsplit=1)[1:])
                 continue
+            if command == "undo":
+                raise UndoRequested
             if command in ("show", "table", "look"):
                 self.show_table(obs)
                 continue
@@ -476,8 +482,9 @@ class TerminalPlayer:
             c.print("  " + escape(line))
         c.print(
             "Type a choice as shown (the short forms work too: a card while playing, a "
-            "number while bidding, 'nil'), or: help, show (the table again), save [FILE], quit;"
-            " while playing, claim (every trick left) or claim N."
+            "number while bidding, 'nil'), or: help, show (the table again), undo (take back "
+            "your last decision of this hand), save [FILE], quit; while playing, claim (every "
+            "trick left) or claim N."
         )
 
     def pause(self, prompt: str) -> None:
@@ -775,6 +782,14 @@ class TerminalGame:
                 table.advance()
             except ClaimAccepted:
                 self.play_out_claim()
+            except UndoRequested:
+                taken = table.take_back(person.seat)
+                if taken is None:
+                    c.print("Nothing of yours to take back in this hand (undo works within "
+                            "a hand, against bots).")
+                else:
+                    c.print(f"Took back {escape(str(taken))} and everything after it; the "
+                            "game's record counts the undo.")
         self.checkpoint()
         self.hand_summary()
         self.game_over()

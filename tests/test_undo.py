@@ -1,0 +1,53 @@
+"""Undo at the terminal: the person's last decision of the hand is taken back, the bots
+choose as before from the same positions, and the record counts the undos."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_resume_keeps_everything import cli
+from tricktable import make_game
+from tricktable.bots import make_bot
+from tricktable.engine.records import load_record
+from tricktable.play.table import Table
+
+
+def test_take_back_returns_to_before_the_seats_last_decision() -> None:
+    game = make_game("dummy-hand-spades", {"peek": "flip-2"})
+    table = Table(game, {s: make_bot("rules", game, s, "u") for s in game.player_seats}, "u")
+    table.deal()
+    for _ in range(25):
+        table.advance()
+    before = [str(a) for a in table.state.actions]
+    taken = table.take_back(1)
+    assert taken is not None and game.controller(table.state, taken.seat) == 1
+    after = [str(a) for a in table.state.actions]
+    assert before[: len(after)] == after and before[len(after)] == str(taken)
+    # the same positions, the same bot choices: the hand comes back the same way
+    for _ in range(len(before) - len(after)):
+        table.advance()
+    assert [str(a) for a in table.state.actions] == before
+    assert table.record().extra["undos"] == 1
+
+
+def test_nothing_to_take_back_before_deciding() -> None:
+    game = make_game("spades")
+    table = Table(game, {s: make_bot("rules", game, s, "u") for s in range(4)}, "u")
+    assert table.take_back(0) is None  # not dealt yet
+    table.deal()
+    assert all(table.take_back(s) is None for s in range(4))  # nobody has decided yet
+    assert table.undos == 0
+
+
+def test_undo_at_the_terminal_and_the_record_counts_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    done = cli("play", "spades", "--seed", "5", data=data,
+               stdin="4\nundo\nundo\n3\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Took back 0: bid 4" in done.stdout
+    assert "Nothing of yours to take back" in done.stdout
+    saved = list((data / "games").glob("*.json"))
+    record = load_record(saved[0])
+    assert record.extra["undos"] == 1
+    assert any(a == "0: bid 3" for a in record.hands[0].actions)
+    assert "0: bid 4" not in record.hands[0].actions
