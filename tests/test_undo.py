@@ -51,3 +51,9 @@ def test_undo_at_the_terminal_and_the_record_counts_it(tmp_path: Path) -> None:
     assert record.extra["undos"] == 1
     assert any(a == "0: bid 3" for a in record.hands[0].actions)
     assert "0: bid 4" not in record.hands[0].actions
+
+
+def test_hint_says_what_the_rules_bot_would_do(tmp_path: Path) -> None:
+    done = cli("play", "spades", "--seed", "5", data=tmp_path, stdin="hint\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "Hint: the rules bot would bid" in done.stdout

@@ -422,6 +422,9 @@ class TerminalPlayer:
                 continue
             if command == "undo":
                 raise UndoRequested
+            if command == "hint":
+                self.show_hint(obs, legal, optional)
+                continue
             if command in ("show", "table", "look"):
                 self.show_table(obs)
                 continue
@@ -482,10 +485,22 @@ class TerminalPlayer:
             c.print("  " + escape(line))
         c.print(
             "Type a choice as shown (the short forms work too: a card while playing, a "
-            "number while bidding, 'nil'), or: help, show (the table again), undo (take back "
+            "number while bidding, 'nil'), or: help, hint, show (the table again), undo (take back "
             "your last decision of this hand), save [FILE], quit; while playing, claim (every "
             "trick left) or claim N."
         )
+
+    def show_hint(self, obs: Observation, legal: Sequence[Action], optional: bool) -> None:
+        """What the rules bot would do in the person's place, from the person's own
+        observation (a bot made for the hint: it sees nothing the person does not)."""
+        adviser = make_bot("rules", self.game, self.seat,
+                           f"hint/{obs.hand_number}/{len(obs.history)}")
+        if optional:
+            advice = adviser.offer(obs, list(legal))
+            text = "let it pass" if advice is None else _words(advice)
+        else:
+            text = _words(adviser.choose(obs, list(legal)))
+        self.console.print(f"Hint: the rules bot would {escape(text)} here.")
 
     def pause(self, prompt: str) -> None:
         """Wait for Enter between hands; save and quit work here too."""
@@ -1004,3 +1019,8 @@ class _Placeholder:
     def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
         return None
 
+
+
+def _words(action: Action) -> str:
+    """An action as the person types it, without the seat: 'play QS', 'bid 4'."""
+    return str(action).split(": ", 1)[-1]
