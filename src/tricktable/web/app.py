@@ -1,26 +1,29 @@
 """The ASGI app (Starlette): the HTTP API to create and run tables, the table socket, and
-an honest placeholder page. Routes and messages are described in docs/protocol.md."""
+the browser client's pages. Routes and messages are described in docs/protocol.md."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import bot_class, bot_names
 from ..engine.errors import OptionError
 from ..engine.game import game_class, game_names
+from ..engine.records import MAX_RECORD_BYTES, RecordError, loads_record
 from . import protocol
 from .protocol import ProtocolError, RateLimit, parse_client_message
+from .replay import replay_frames
 from .store import Store
 from .tables import SPECTATOR, Hub, LiveTable, Refused, table_spec
 
@@ -28,6 +31,35 @@ MAX_BODY = 16 * 1024
 OUTBOX_LIMIT = 512
 """Messages waiting for one socket; a client that reads slower than this is dropped (it
 reconnects and gets the current view) so it holds no memory of the server's."""
+
+
+STATIC = Path(__file__).parent / "static"
+"""The browser client: plain ES modules, CSS and pages, shipped in the package (no build)."""
+
+
+def _page(name: str) -> Response:
+    # pages are static; what a page shows comes over the API and the socket
+    return FileResponse(STATIC / name, media_type="text/html",
+                        headers={"cache-control": "no-cache"})
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body, read no further than ``limit`` bytes (a larger one is refused
+    before it is all in memory)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BodyTooLarge
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -121,31 +153,36 @@ def create_app(
         return table
 
     async def index(request: Request) -> Response:
-        tables = await asyncio.to_thread(hub_of(request).store.listing, 100)
-        rows = "".join(
-            f"<tr><td><code>{html.escape(t['table'])}</code></td><td>{html.escape(t['game'])}"
-            f"</td><td>{html.escape(t['status'])}</td></tr>"
-            for t in tables
-        ) or "<tr><td colspan=3>no tables yet</td></tr>"
-        return HTMLResponse(
-            "<!doctype html><meta charset=utf-8><title>tricktable</title>"
-            "<h1>tricktable server</h1>"
-            "<p>This server runs card tables for programs that speak its protocol "
-            "(docs/protocol.md: <code>POST /api/tables</code>, then the socket "
-            "<code>/ws/TABLE</code>). <strong>The browser table is not built yet</strong>: "
-            "it comes with the next part of the work, served from here.</p>"
-            f"<h2>Tables</h2><table><tr><th>table</th><th>game</th><th>status</th></tr>{rows}"
-            "</table>"
-        )
+        return _page("lobby.html")
 
     async def play_page(request: Request) -> Response:
-        table_id = html.escape(request.path_params["table_id"])
-        return HTMLResponse(
-            "<!doctype html><meta charset=utf-8><title>tricktable table</title>"
-            f"<h1>Table {table_id}</h1><p>This is an invitation to a tricktable table. The "
-            "browser table is not built yet; until it is, a program speaking the protocol "
-            "(docs/protocol.md) can take the seat with the token in this link's #token=.</p>"
-        )
+        return _page("table.html")
+
+    async def replay_page(request: Request) -> Response:
+        return _page("replay.html")
+
+    async def replay_record(request: Request) -> Response:
+        """A record (the body) as frames for the replay viewer; ``?seat=N`` for one seat's
+        view, all hands open otherwise."""
+        try:
+            body = await _body(request, MAX_RECORD_BYTES)
+        except BodyTooLarge:
+            return _error(413, "too-large",
+                          f"a record is at most {MAX_RECORD_BYTES // 2**20} MiB")
+        seat_text = request.query_params.get("seat", "all")
+        try:
+            seat = None if seat_text in ("", "all") else int(seat_text)
+        except ValueError:
+            return _error(400, "bad-seat", "seat is a seat number or 'all'")
+        try:
+            text = body.decode("utf-8")
+            record = loads_record(text, "the record")
+            frames = await asyncio.to_thread(replay_frames, record, seat)
+        except UnicodeDecodeError:
+            return _error(400, "bad-record", "a record is UTF-8 JSON text")
+        except RecordError as e:
+            return _error(400, "bad-record", str(e))
+        return JSONResponse(frames)
 
     async def games(request: Request) -> Response:
         out = []
@@ -175,8 +212,9 @@ def create_app(
         return JSONResponse(await asyncio.to_thread(hub_of(request).store.listing, 200))
 
     async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        try:
+            body = await _body(request, MAX_BODY)
+        except BodyTooLarge:
             return _error(413, "too-large", f"a table request is at most {MAX_BODY} bytes")
         try:
             spec = table_spec(json.loads(body or b"null"))
@@ -230,9 +268,12 @@ def create_app(
             return table
         if not hub_of(request).host_allowed(table, _bearer(request)):
             return _error(403, "not-host", "only the table's host (its host token) may do that")
-        body = await request.body()
         try:
-            obj = json.loads(body or b"{}") if len(body) <= MAX_BODY else None
+            body = await _body(request, MAX_BODY)
+        except BodyTooLarge:
+            return _error(413, "too-large", f"a seat request is at most {MAX_BODY} bytes")
+        try:
+            obj = json.loads(body or b"{}")
             if not isinstance(obj, dict):
                 raise ValueError("an object")
             seat = int(request.path_params["seat"])
@@ -279,6 +320,9 @@ def create_app(
         routes=[
             Route("/", index),
             Route("/play/{table_id}", play_page),
+            Route("/replay", replay_page),
+            Route("/api/replay", replay_record, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/api/games", games),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),

@@ -18,7 +18,7 @@ from typing import Any
 from ..engine.actions import Action, parse_action
 from ..engine.cards import CardSet, card_str, parse_card, parse_set, sorted_for_display
 from ..engine.observation import Observation
-from ..engine.state import Phase, Trick
+from ..engine.state import Phase, State, Trick
 
 PROTOCOL = 1
 MAX_MESSAGE_BYTES = 4096
@@ -252,6 +252,25 @@ def public_json(seat_views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         if all(k in o["info"] and o["info"][k] == v for o in seat_views)
     }
     return out
+
+
+def around_the_table(state: State) -> list[int]:
+    """The seats in the order they sit (and play) round the table: the hand's rotation,
+    which moves a dummy opposite its declarer once the auction has made one. A seat outside
+    the rotation (a dummy not yet placed, 3B's sit-out) sits after the seat numbered before
+    it. Public: the rotation follows from the bids everyone has seen."""
+    n = state.game.num_seats
+    start = next((s for s in range(n) if state.next_seat[s] != s), 0)
+    order: list[int] = []
+    seat = start
+    while seat not in order:
+        order.append(seat)
+        seat = state.next_seat[seat]
+    for missing in range(n):
+        if missing not in order:
+            before = (missing - 1) % n
+            order.insert(order.index(before) + 1 if before in order else len(order), missing)
+    return order
 
 
 def dumps(message: Mapping[str, Any]) -> str:

@@ -354,6 +354,7 @@ class LiveTable:
             "game_number": self.game_number,
             "status": self.status,
             "game": self.game.name,
+            "title": self.game.title,
             "options": self.game.options.to_mapping(include_defaults=True),
             "you": {"role": role, "seat": seat if role == SEAT else None},
             "seats": self.seats_json(),
@@ -361,9 +362,17 @@ class LiveTable:
             "legal": obs["legal"],
             "totals": obs["totals"],
             "results": [
-                {"scores": dict(r.scores), "totals": dict(r.totals)} for r in state.results
+                {"scores": dict(r.scores), "totals": dict(r.totals), "lines": list(r.lines)}
+                for r in state.results
             ],
             "winner": state.winner,
+            "sides": {
+                self.game.entity_label(e): self.game.entity_name(e)
+                for e in range(len(state.totals))
+            },
+            "around": protocol.around_the_table(state),
+            "summary": (protocol.jsonable(self.game.game_summary(state))
+                        if state.phase == Phase.GAME_OVER else None),
             "observation": obs,
         }
 

@@ -1,0 +1,168 @@
+// The table top: every seat in its place round the table (the viewer at the bottom), its
+// cards as far as the viewer may see them, the trick in the middle. Used by the live table
+// and the replay viewer alike; it draws what the observation holds and nothing else.
+
+import { arrange, backElement, cardElement, suitOf } from "./cards.js";
+
+const SUIT_LETTER = ["S", "H", "D", "C"];
+
+export function trumpOf(game, info) {
+  if (game === "dummy-whist" || game === "double-dummy-whist") return info.trump || null;
+  return "S";
+}
+
+export function lowHand(game, info) {
+  return (game === "dummy-whist" || game === "double-dummy-whist") && info.direction === "low";
+}
+
+// Where each seat sits: angles round an ellipse, the viewer at the bottom.
+export function placements(around, viewer) {
+  const n = around.length;
+  const start = viewer === null || viewer === undefined || !around.includes(viewer) ? 0 : around.indexOf(viewer);
+  const out = new Map();
+  for (let i = 0; i < n; i++) {
+    const seat = around[(start + i) % n];
+    const angle = Math.PI / 2 + (2 * Math.PI * i) / n; // 90° is the bottom (y grows down)
+    out.set(seat, { x: 50 + 42 * Math.cos(angle), y: 50 + 38 * Math.sin(angle), angle });
+  }
+  return out;
+}
+
+function el(tag, cls, ...children) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  e.append(...children);
+  return e;
+}
+
+// opts: {game, info, obs, around, viewer, seatsMeta (array of {seat, kind, name, ...}),
+//        seatLabel(seat), bidText(seat), toAct, clickable: Map seat -> {plays: Map card->texts,
+//        positions: {available, selected:Set, onToggle}, selectable:Set, selected:Set,
+//        onSelect(card)}, onPlay(texts, card), showLastTrick, allOpen, centerText}
+export function drawFelt(container, opts) {
+  const { obs, info, game } = opts;
+  container.replaceChildren();
+  const felt = el("div", "felt");
+  container.append(felt);
+  const places = placements(opts.around, opts.viewer);
+  const trump = trumpOf(game, info);
+  const low = lowHand(game, info);
+  const flipped = info.flipped || {};
+  const peeked = info.peeked || {};
+  const flippedCards = new Set(Object.values(flipped));
+  const peekedCards = new Set(Object.values(peeked));
+  const dummy = typeof info.dummy === "number" ? info.dummy : null;
+
+  for (const [seat, place] of places) {
+    const meta = opts.seatsMeta[seat] || { seat, kind: "person" };
+    const panel = el("section", "seat");
+    panel.dataset.seat = String(seat);
+    panel.style.left = `${place.x}%`;
+    panel.style.top = `${place.y}%`;
+    if (seat === opts.viewer) panel.classList.add("me");
+    if (seat === opts.toAct) panel.classList.add("to-act");
+    if (meta.kind === "dummy") panel.classList.add("dummy");
+    const title = el("h3", "seat-name", opts.seatLabel(seat));
+    const badges = el("div", "badges");
+    const badge = (text, cls) => badges.append(el("span", `badge ${cls}`, text));
+    if (seat === opts.toAct) badge("to play", "turn");
+    if (meta.kind === "bot") badge(`bot: ${meta.bot || "bot"}`, "bot");
+    if (meta.stand_in) badge("bot stands in", "bot");
+    if (meta.away) badge("away", "away");
+    if (meta.open) badge("seat open", "away");
+    if (meta.kind === "dummy") badge("dummy", "dummy");
+    if (opts.sittingOut === seat) badge("sits out", "away");
+    const stats = el("div", "stats");
+    const bid = opts.bidText(seat);
+    stats.textContent = `${bid ? bid + " · " : ""}won ${obs.won[seat] ?? 0}`;
+    panel.append(title, badges, stats);
+
+    // the cards of this seat the viewer may see, then the rest face down
+    if (seat !== opts.viewer || opts.allOpen) {
+      const visible = arrange(obs.visible[seat] || [], trump, low);
+      const size = obs.hand_sizes[seat] ?? 0;
+      const cards = el("div", "seat-cards");
+      const dummyClick = opts.clickable ? opts.clickable.get(seat) : null;
+      for (const c of visible) {
+        const playText = dummyClick && dummyClick.plays.get(c);
+        const pickable = dummyClick && dummyClick.selectable && dummyClick.selectable.has(c);
+        const face = cardElement(c, { button: Boolean(playText || pickable) });
+        if (peekedCards.has(c) && !flippedCards.has(c)) {
+          face.classList.add("peeked");
+          face.title = "you peeked at this card: only you see it";
+        } else if (flippedCards.has(c)) {
+          face.classList.add("flipped");
+        }
+        if (pickable) {
+          face.classList.add("legal");
+          if (dummyClick.selected.has(c)) face.classList.add("selected");
+          face.addEventListener("click", () => dummyClick.onSelect(c));
+        } else if (playText) {
+          face.classList.add("legal");
+          face.addEventListener("click", () => opts.onPlay(playText, c));
+        }
+        cards.append(face);
+      }
+      const hidden = size - visible.length;
+      if (dummyClick && dummyClick.positions) {
+        // the dummy face down, by position, to pick cards to peek at or flip
+        const sel = dummyClick.positions;
+        const row = el("div", "positions");
+        for (const p of sel.available) {
+          const b = el("button", "card back pick", String(p));
+          b.type = "button";
+          b.dataset.position = String(p);
+          b.setAttribute("aria-label", `dummy card at position ${p}`);
+          if (sel.selected.has(p)) b.classList.add("selected");
+          b.addEventListener("click", () => sel.onToggle(p));
+          row.append(b);
+        }
+        cards.append(row);
+      } else if (hidden > 0) {
+        const back = backElement();
+        back.classList.add("stack");
+        back.textContent = `${hidden}`;
+        back.title = `${hidden} card${hidden === 1 ? "" : "s"} you cannot see`;
+        cards.append(back);
+      }
+      panel.append(cards);
+    }
+    felt.append(panel);
+  }
+
+  // the trick in the middle, each card pushed toward its player
+  const middle = el("div", "trick");
+  const showing = opts.showLastTrick && obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
+  const pairs = showing ? showing.seats.map((s, i) => [s, showing.cards[i]]) : obs.trick;
+  if (showing) middle.append(el("div", "trick-caption", `last trick: won by ${opts.seatLabel(showing.winner)}`));
+  for (const [seat, card] of pairs) {
+    const place = places.get(seat);
+    const face = cardElement(card);
+    face.classList.add("in-trick");
+    if (place) {
+      face.style.left = `${50 + 18 * Math.cos(place.angle)}%`;
+      face.style.top = `${50 + 22 * Math.sin(place.angle)}%`;
+    }
+    face.title = `${opts.seatLabel(seat)} played this`;
+    middle.append(face);
+  }
+  if (!pairs.length && obs.led_suit < 0 && opts.centerText) middle.append(el("div", "trick-caption", opts.centerText));
+  felt.append(middle);
+  return felt;
+}
+
+export function ledSuitLetter(obs) {
+  return obs.led_suit >= 0 ? SUIT_LETTER[obs.led_suit] : null;
+}
+
+// Why a card cannot be played now, as well as the client can tell from what it sees; the
+// server's refusal names the exact rule if a player tries anyway.
+export function whyNot(card, obs, legalCards) {
+  const led = ledSuitLetter(obs);
+  if (led && obs.trick.length) {
+    const holdsLed = [...legalCards].some((c) => suitOf(c) === led);
+    if (holdsLed && suitOf(card) !== led) return `follow suit: you must play a card of the suit led while you hold one`;
+  }
+  if (!obs.trick.length && suitOf(card) === "S") return "spades may not be led until they are broken";
+  return "not a card you may play now";
+}
