@@ -18,9 +18,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import bot_class, bot_names
-from ..engine.errors import OptionError
+from ..engine.errors import OptionError, RecordError
 from ..engine.game import game_class, game_names
-from ..engine.records import MAX_RECORD_BYTES, RecordError, loads_record
+from ..engine.records import MAX_RECORD_BYTES, loads_record
 from . import protocol
 from .protocol import ProtocolError, RateLimit, parse_client_message
 from .replay import replay_frames

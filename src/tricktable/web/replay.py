@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import parse_action
-from ..engine.errors import IllegalAction, NotationError
+from ..engine.errors import IllegalAction, NotationError, RecordError
 from ..engine.game import Game, step
-from ..engine.records import Record, RecordError, deal_from_record, game_for_record
+from ..engine.records import Record, deal_from_record, game_for_record
 from ..engine.state import Phase, State
 from . import protocol
 

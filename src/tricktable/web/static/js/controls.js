@@ -105,10 +105,6 @@ export function buildControls(view, actions, ctx) {
   else if (byVerb.has("pass") && !byVerb.has("keep")) {
     out.push(group("Pass.", row(...byVerb.get("pass").map((a) => button("Pass", () => send(a))))));
   }
-  if (byVerb.has("rebid")) {
-    const opts = byVerb.get("rebid").sort((x, y) => Number(x.args) - Number(y.args));
-    out.push(group(RULES.rebid, row(...opts.map((a) => button(`Change to ${bidLabel(view, Number(a.args))}`, () => send(a))))));
-  }
   for (const verb of ["exchange", "discard", "give"]) {
     if (byVerb.has(verb)) out.push(cardChoice(view, verb, byVerb.get(verb), ctx));
   }
@@ -129,6 +125,13 @@ export function buildControls(view, actions, ctx) {
       button(a.verb === "keep" ? "Keep my hand" : "Swap for my dummy's", () => send(a), { primary: a.verb === "keep" })))));
   }
   if (byVerb.has("renege")) out.push(renegeControl(byVerb.get("renege"), ctx));
+  if (byVerb.has("rebid")) {
+    // optional and out of turn: after the decision that is due
+    const opts = byVerb.get("rebid").sort((x, y) => Number(x.args) - Number(y.args));
+    const box = group(RULES.rebid, row(...opts.map((a) => button(`Change to ${bidLabel(view, Number(a.args))}`, () => send(a)))));
+    box.classList.add("optional");
+    out.push(box);
+  }
   const known = new Set(["bid", "pass", "rebid", "exchange", "discard", "give", "peek", "flip",
     "trump", "direction", "keep", "swap", "renege"]);
   const others = actions.filter((a) => a.verb !== "play" && !known.has(a.verb));
@@ -234,7 +237,7 @@ function cardChoice(view, verb, actions, ctx) {
   const label = chosen.length < count
     ? `Pick ${count - chosen.length} more card${count - chosen.length === 1 ? "" : "s"} in your hand`
     : match ? `${verbWord}: ${chosen.join(" ")}` : "These cards may not be chosen together";
-  return group(`${rule} (${count} card${count === 1 ? "" : "s"}; click them in your hand.)`, row(
+  return group(`${rule} (${count} card${count === 1 ? "" : "s"}; click them in your hand${verb === "discard" ? " or the dummy's" : ""}.)`, row(
     button(label, () => { if (match) { ctx.selection.clear(); ctx.send(match.text); } }, { primary: true, disabled: !match }),
     button("Clear", () => { ctx.selection.clear(); ctx.refresh(); }, { disabled: !chosen.length }),
   ));
@@ -265,5 +268,7 @@ function renegeControl(actions, ctx) {
     o.textContent = `trick ${a.args}`;
     select.append(o);
   }
-  return group(RULES.renege, row(select, button("Call renege", () => ctx.send(select.value))));
+  const box = group(RULES.renege, row(select, button("Call renege", () => ctx.send(select.value))));
+  box.classList.add("optional");
+  return box;
 }

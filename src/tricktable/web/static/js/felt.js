@@ -57,8 +57,15 @@ export function drawFelt(container, opts) {
     const meta = opts.seatsMeta[seat] || { seat, kind: "person" };
     const panel = el("section", "seat");
     panel.dataset.seat = String(seat);
-    panel.style.left = `${place.x}%`;
-    panel.style.top = `${place.y}%`;
+    // seats near an edge hang from it, so no panel is cut off on a narrow screen
+    let tx = "-50%", ty = "-50%";
+    if (place.x < 25) { panel.style.left = "0.3rem"; tx = "0"; }
+    else if (place.x > 75) { panel.style.right = "0.3rem"; tx = "0"; }
+    else panel.style.left = `${place.x}%`;
+    if (place.y < 20) { panel.style.top = "0.3rem"; ty = "0"; }
+    else if (place.y > 80) { panel.style.bottom = "0.3rem"; ty = "0"; }
+    else panel.style.top = `${place.y}%`;
+    panel.style.transform = `translate(${tx}, ${ty})`;
     if (seat === opts.viewer) panel.classList.add("me");
     if (seat === opts.toAct) panel.classList.add("to-act");
     if (meta.kind === "dummy") panel.classList.add("dummy");
@@ -140,8 +147,8 @@ export function drawFelt(container, opts) {
     const face = cardElement(card);
     face.classList.add("in-trick");
     if (place) {
-      face.style.left = `${50 + 18 * Math.cos(place.angle)}%`;
-      face.style.top = `${50 + 22 * Math.sin(place.angle)}%`;
+      face.style.left = `${50 + 11 * Math.cos(place.angle)}%`;
+      face.style.top = `${50 + 17 * Math.sin(place.angle)}%`;
     }
     face.title = `${opts.seatLabel(seat)} played this`;
     middle.append(face);

@@ -76,7 +76,7 @@ export function chart(results, keys, sideLabel) {
   line(P, y(0), W - P, y(0), "zero");
   text(2, y(hi) + 4, String(hi));
   text(2, y(lo) + 4, String(lo));
-  text(W - P, H - 6, `hand ${results.length}`);
+  text(W - P - 30, H - 6, `hand ${results.length}`);
   keys.forEach((k, i) => {
     const pts = [[x(0), y(0)], ...results.map((r, h) => [x(h + 1), y(r.totals[k] ?? 0)])];
     const path = document.createElementNS(ns, "polyline");
@@ -85,10 +85,13 @@ export function chart(results, keys, sideLabel) {
     path.setAttribute("stroke", COLOURS[i % COLOURS.length]);
     path.setAttribute("stroke-width", "2");
     svg.append(path);
-    text(P + 4 + i * 70, 12, sideLabel(k), "legend");
-    svg.lastChild.setAttribute("fill", COLOURS[i % COLOURS.length]);
   });
-  return svg;
+  const legend = el("ul", { class: "legend" }, ...keys.map((k, i) => {
+    const swatch = el("span", { class: "swatch" });
+    swatch.style.background = COLOURS[i % COLOURS.length];
+    return el("li", {}, swatch, sideLabel(k));
+  }));
+  return el("figure", { class: "chart-box" }, svg, legend);
 }
 
 // What the game says at its end (tray person, stake owed, the day's statistics).

@@ -2,7 +2,7 @@
 // server sends, and sends the actions a person picks. Everything shown comes from the
 // view, which holds only what this seat may see.
 
-import { arrange, cardElement, suitOf } from "./cards.js";
+import { SUIT_NAME, SUIT_SYMBOL, arrange, cardElement, suitOf } from "./cards.js";
 import { Connection } from "./connection.js";
 import { buildControls, cardsKey, parseAction } from "./controls.js";
 import { drawFelt, lowHand, trumpOf, whyNot } from "./felt.js";
@@ -76,7 +76,7 @@ function bidText(seat) {
 }
 
 const FACTS = [
-  ["contract", (v) => v], ["declarer", (v) => seatLabel(v)], ["trump", (v) => v || "none"],
+  ["contract", (v) => v], ["declarer", (v) => `declarer ${seatLabel(v)}`], ["trump", (v) => (v ? `trumps ${SUIT_SYMBOL[v]} ${SUIT_NAME[v]}` : "no trumps")],
   ["direction", (v) => (v === "low" ? "low cards win" : "high cards win")], ["need", (v) => `${v} books`],
   ["multiplier", (v) => `×${v}`], ["zero_value", (v) => `zero pot ${v}`], ["high_bidder", (v) => `high bidder ${seatLabel(v)}`],
   ["sitting_out", (v) => `${seatLabel(v)} sits out`], ["spades_broken", (v) => (v ? "spades broken" : "spades not broken")],
@@ -118,6 +118,8 @@ function render() {
     page.decisionKey = key;
   }
 
+  document.body.dataset.seq = String(v.seq);
+  document.body.dataset.status = v.status;
   $("title").textContent = `${v.title || v.game} · table ${v.table}`;
   document.title = `${v.title || v.game} · tricktable`;
   $("facts").textContent = factsLine(info);
@@ -144,6 +146,15 @@ function render() {
   for (const seat of obs.controls || []) {
     if (seat === me) continue;
     clickable.set(seat, { plays: plays.get(seat) || new Map(), selectable, selected: page.selection, onSelect: toggleCard });
+  }
+  if (selectingVerb) {
+    // cards to pass, discard or throw back may lie in a dummy this seat sees (the whist
+    // declarer's discards come from the dummy's 15 cards)
+    obs.visible.forEach((cards, seat) => {
+      if (seat !== me && !clickable.has(seat) && cards.some((c) => selectable.has(c))) {
+        clickable.set(seat, { plays: new Map(), selectable, selected: page.selection, onSelect: toggleCard });
+      }
+    });
   }
   if (positionVerb && typeof info.dummy === "number") {
     const available = new Set();
