@@ -154,6 +154,12 @@ export function drawFelt(container, opts) {
     middle.append(face);
   }
   if (!pairs.length && obs.led_suit < 0 && opts.centerText) middle.append(el("div", "trick-caption", opts.centerText));
+  if (opts.extraCard) {
+    // 3B's extra card: face down in the middle until the high bidder draws it
+    const extra = el("div", "extra-card", backElement(), el("span", "", opts.extraCard));
+    extra.title = opts.extraCard;
+    middle.append(extra);
+  }
   felt.append(middle);
   return felt;
 }

@@ -75,6 +75,21 @@ function bidText(seat) {
   return "";
 }
 
+function extraCardText(info, obs) {
+  if (!("extra_thrown_out" in info) || obs.phase === "play" || obs.phase === "scoring") return "";
+  if (info.extra_drawn_by >= 0) return `extra card: drawn by ${seatLabel(info.extra_drawn_by)}`;
+  if (info.extra_thrown_out) return "extra card: thrown back, out of play";
+  return "extra card: face down, for the high bidder";
+}
+
+function auctionText(info) {
+  if (!Array.isArray(info.auction) || !info.auction.length) return "";
+  return "auction: " + info.auction.map((t) => {
+    const [seat, what] = t.split(": ");
+    return `${seatLabel(Number(seat))} ${what.replace("notrump", "no trump")}`;
+  }).join(", ");
+}
+
 const FACTS = [
   ["contract", (v) => v], ["declarer", (v) => `declarer ${seatLabel(v)}`], ["trump", (v) => (v ? `trumps ${SUIT_SYMBOL[v]} ${SUIT_NAME[v]}` : "no trumps")],
   ["direction", (v) => (v === "low" ? "low cards win" : "high cards win")], ["need", (v) => `${v} books`],
@@ -122,7 +137,8 @@ function render() {
   document.body.dataset.status = v.status;
   $("title").textContent = `${v.title || v.game} · table ${v.table}`;
   document.title = `${v.title || v.game} · tricktable`;
-  $("facts").textContent = factsLine(info);
+  $("facts").textContent = [obs.phase === "bidding" ? auctionText(info) : "", factsLine(info)]
+    .filter(Boolean).join(" · ");
   $("role").textContent = v.you.role === "spectator" ? "watching" : `you are ${seatLabel(me)}`;
   $("hand-number").textContent = obs.hand_number >= 0 ? `hand ${obs.hand_number + 1}` : "";
 
@@ -179,6 +195,7 @@ function render() {
     clickable, onPlay: playCard, showLastTrick: page.showLastTrick,
     sittingOut: typeof info.sitting_out === "number" ? info.sitting_out : null,
     centerText: v.status === "waiting" ? "waiting for players" : "",
+    extraCard: extraCardText(info, obs),
   });
 
   drawHand(obs, info, plays.get(me) || new Map(), selectingVerb ? selectable : null);
