@@ -33,7 +33,7 @@ import random
 from collections.abc import Sequence
 from math import comb
 
-from ..engine.cards import CardSet, cards_of
+from ..engine.cards import CardSet, cards_of, parse_card
 from ..engine.game import Game
 from ..engine.observation import Observation
 
@@ -60,7 +60,7 @@ class WorldSampler:
     def unknowns(self, obs: Observation) -> tuple[list[int], dict[int, int], dict[int, set[int]]]:
         """(the cards hidden from the seat, each other holding's number of hidden cards,
         each holding's void suits)."""
-        seen = obs.hand | obs.played
+        seen = obs.hand | obs.played | own_out_of_play(obs)
         for cards in obs.visible:
             seen |= cards
         for _, card in obs.trick:
@@ -78,6 +78,8 @@ class WorldSampler:
             if obs.trick:
                 _shown_out(voids, tuple(s for s, _ in obs.trick),
                            tuple(c for _, c in obs.trick), obs.led_suit)
+            if getattr(self.game.options, "spades_broken", False):
+                _led_spades_unbroken(voids, obs)
         return hidden, slots, voids
 
     def count(self, obs: Observation) -> int:
@@ -98,9 +100,42 @@ class WorldSampler:
                 world[s] = obs.hand
             else:
                 world[s] = (obs.visible[s] & ~obs.played) | _mask(dealt.get(s, ()))
-        if dealt.get(OUT):
-            world[OUT] = _mask(dealt[OUT])
+        out = _mask(dealt.get(OUT, ())) | own_out_of_play(obs)
+        if out:
+            world[OUT] = out
         return world
+
+
+def _led_spades_unbroken(voids: dict[int, set[int]], obs: Observation) -> None:
+    """Where spades may not be led until broken, a seat that led a spade before they
+    were broken held nothing else: it is void in the other suits from then on."""
+    tricks = [(t.seats, t.cards, t.led_suit) for t in obs.tricks]
+    if obs.trick:
+        tricks.append((tuple(s for s, _ in obs.trick), tuple(c for _, c in obs.trick),
+                       obs.led_suit))
+    broken = False
+    for seats, cards, led in tricks:
+        if not broken and led == 0 and seats and seats[0] in voids:
+            voids[seats[0]] |= {1, 2, 3}
+        broken = broken or any(c < 13 for c in cards)  # a spade has been played
+
+
+def own_out_of_play(obs: Observation) -> CardSet:
+    """Cards the seat itself put out of play this hand, face down (a 3B exchange thrown
+    back, a whist declarer's discards): known to it, in nobody's holding. A card thrown
+    back before another exchange is not counted: the next exchange may have drawn it."""
+    out = 0
+    for text in obs.history:
+        seat, _, rest = text.partition(": ")
+        words = rest.split(" ")
+        if words[0] == "exchange":
+            out = 0  # a card thrown back becomes the extra card the next exchange draws
+        if seat == str(obs.seat) and words[0] in ("exchange", "discard") and "?" not in words:
+            for w in words[1:]:
+                out |= 1 << parse_card(w)
+    if obs.info.get("extra_drawn_by", -1) not in (-1, obs.seat, None):
+        out = 0  # someone has drawn the card thrown back, and holds it now
+    return out
 
 
 def _shown_out(voids: dict[int, set[int]], seats: Sequence[int], cards: Sequence[int],

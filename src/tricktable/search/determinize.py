@@ -1,0 +1,123 @@
+"""A whole state of the current hand rebuilt from one seat's observation and a sampled
+world: the seat cannot tell it from the real one.
+
+The hand is dealt again (each holding's cards now, plus the cards it has played, with the
+cards whose dealt position the seat knows put back at that position: a dummy's peeked and
+flipped cards), then its history is replayed through ``step``. Actions the seat saw only
+in part are filled in from the world: a 3B exchange thrown back face down, a whist
+declarer's discards, both from the world's out-of-play pile. Cards passed between hidden
+hands (Paperless gives, blind-nil passes) and an extra card exchanged twice (a 3B zero's
+exchange before the high bidder's) are not followed yet: such a hand gives None, and so
+does a world that breaks a rule the sampler does not infer from (a whist joker that had
+to be thrown).
+
+Only the current hand is rebuilt; earlier hands (bags carried, the zero pot) are not, so
+scores read from the rebuilt state are this hand's scores under a fresh game's carry-over.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import CHANCE, Deal, parse_action
+from ..engine.cards import card_str, cards_of
+from ..engine.errors import IllegalAction, NotationError
+from ..engine.game import Game, step
+from ..engine.observation import Observation
+from ..engine.state import State
+from .sampler import OUT, own_out_of_play
+
+_FILLED = ("exchange", "discard")
+"""Verbs whose hidden cards come from the world's out-of-play pile."""
+
+
+def _positions_from_info(obs: Observation, cards: list[int]) -> list[int]:
+    """A holding in an order that puts each card whose position the seat knows there."""
+    placed: dict[int, int] = {}
+    for key in ("flipped", "peeked"):
+        seen = obs.info.get(key) or {}
+        if isinstance(seen, dict):
+            for pos, text in seen.items():
+                for c in cards:
+                    if card_str(c) == text:
+                        placed[int(pos)] = c
+    out: list[int | None] = [None] * len(cards)
+    for pos, c in placed.items():
+        if 0 <= pos < len(out):
+            out[pos] = c
+    rest = iter(c for c in cards if c not in out)
+    return [c if c is not None else next(rest) for c in out]
+
+
+def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | None:
+    """The current hand, dealt from ``world`` and replayed to where ``obs`` stands; None
+    when the hand cannot be rebuilt from what the seat knows (see the module's text)."""
+    verbs = [text.split(": ", 1)[-1].split(" ", 1)[0] for text in obs.history]
+    if any("?" in text and verb not in _FILLED for text, verb in zip(obs.history, verbs,
+                                                                     strict=True)):
+        return None
+    if verbs.count("exchange") > 1:
+        return None  # the extra card went from hand to hand: not followed yet
+    played: dict[int, list[int]] = {}
+    for trick in obs.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            played.setdefault(seat, []).append(card)
+    for seat, card in obs.trick:
+        played.setdefault(seat, []).append(card)
+    # the pile's cards the seat put there itself are named in its history already; the
+    # others fill the actions it saw face down
+    own = own_out_of_play(obs)
+    out_pile = list(cards_of(world.get(OUT, 0)))
+    hidden_out = [c for c in out_pile if not own >> c & 1]
+    holdings = [list(cards_of(world.get(s, 0))) + played.get(s, [])
+                for s in range(game.num_seats)]
+    # a swap (Double Dummy) took the other player's dummy's hand for one's own before any
+    # card was played: each of the two was dealt what the other holds and played since
+    partners = {int(k): int(v) for k, v in (obs.info.get("partners") or {}).items()}
+    for text in reversed(obs.history):
+        seat, _, rest = text.partition(": ")
+        others = [d for p, d in partners.items() if p != int(seat)] if seat.isdigit() else []
+        if rest == "swap" and len(others) == 1:
+            a, b = int(seat), others[0]
+            holdings[a], holdings[b] = holdings[b], holdings[a]
+    history = _filled_history(obs, hidden_out)
+    if history is None:
+        return None
+    # the out-of-play pile was dealt as the extra card(s), or into the holding that
+    # discarded from it: try each in turn
+    for owner in [None, *range(game.num_seats)]:
+        hands = [list(h) for h in holdings]
+        extra: list[int] = out_pile if owner is None else []
+        if owner is not None:
+            if not out_pile:
+                break
+            hands[owner] += out_pile
+        state = _replay(game, obs, hands, extra, history)
+        if state is not None:
+            return state
+    return None
+
+
+def _filled_history(obs: Observation, out_pile: list[int]) -> list[str] | None:
+    pile = list(out_pile)
+    out = []
+    for text in obs.history:
+        if "?" in text:
+            words = text.split(" ")
+            if words.count("?") > len(pile):
+                return None
+            text = " ".join(card_str(pile.pop(0)) if w == "?" else w for w in words)
+        out.append(text)
+    return out
+
+
+def _replay(game: Game, obs: Observation, hands: list[list[int]], extra: list[int],
+            history: list[str]) -> State | None:
+    state = game.new_game()
+    dealt = tuple(tuple(_positions_from_info(obs, h)) if s != obs.seat else tuple(h)
+                  for s, h in enumerate(hands))
+    try:
+        step(state, Deal(CHANCE, obs.dealer, dealt, tuple(extra)))
+        for text in history:
+            step(state, parse_action(text))
+    except (IllegalAction, NotationError, ValueError):
+        return None
+    return state
