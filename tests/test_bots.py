@@ -40,7 +40,7 @@ def needs(game: str) -> None:
 
 
 def test_bots_are_registered_by_name() -> None:
-    assert bot_names() == ["random", "rules"]
+    assert {"random", "rules"} <= set(bot_names())  # the search bots join from play
     with pytest.raises(OptionError, match="unknown bot 'clever'"):
         make_bot("clever", make_game("spades"), 0)
 

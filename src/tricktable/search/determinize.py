@@ -73,10 +73,10 @@ def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | 
     # card was played: each of the two was dealt what the other holds and played since
     partners = {int(k): int(v) for k, v in (obs.info.get("partners") or {}).items()}
     for text in reversed(obs.history):
-        seat, _, rest = text.partition(": ")
-        others = [d for p, d in partners.items() if p != int(seat)] if seat.isdigit() else []
-        if rest == "swap" and len(others) == 1:
-            a, b = int(seat), others[0]
+        who, _, rest = text.partition(": ")
+        others = [d for p, d in partners.items() if str(p) != who]
+        if rest == "swap" and who.isdigit() and len(others) == 1:
+            a, b = int(who), others[0]
             holdings[a], holdings[b] = holdings[b], holdings[a]
     history = _filled_history(obs, hidden_out)
     if history is None:
