@@ -57,3 +57,12 @@ def test_hint_says_what_the_rules_bot_would_do(tmp_path: Path) -> None:
     done = cli("play", "spades", "--seed", "5", data=tmp_path, stdin="hint\nquit\n")
     assert done.returncode == 0, done.stderr
     assert "Hint: the rules bot would bid" in done.stdout
+
+
+def test_hint_for_a_card_gives_each_cards_worth(tmp_path: Path) -> None:
+    done = cli("play", "spades", "--seed", "1", data=tmp_path,
+               stdin="bid 3\nhint\nquit\n")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())  # the terminal wraps long lines
+    assert "Hint: the montecarlo bot would play" in text
+    assert "Mean score of this hand for your side" in text

@@ -491,10 +491,25 @@ class TerminalPlayer:
         )
 
     def show_hint(self, obs: Observation, legal: Sequence[Action], optional: bool) -> None:
-        """What the rules bot would do in the person's place, from the person's own
-        observation (a bot made for the hint: it sees nothing the person does not)."""
-        adviser = make_bot("rules", self.game, self.seat,
-                           f"hint/{obs.hand_number}/{len(obs.history)}")
+        """What a bot would do in the person's place, from the person's own observation (a
+        bot made for the hint: it sees nothing the person does not): for a card, the
+        montecarlo bot with each card's mean score; otherwise the rules bot."""
+        seed = f"hint/{obs.hand_number}/{len(obs.history)}"
+        if not optional and len(legal) > 1 and all(a.verb == "play" for a in legal):
+            # a card to play: the search bot, with what each card is worth on average
+            from ..search.montecarlo import MonteCarloBot
+
+            searcher = MonteCarloBot(self.game, self.seat, seed)
+            choice = searcher.choose(obs, list(legal))
+            if searcher.last_values:
+                best = sorted(searcher.last_values.items(), key=lambda kv: -kv[1])[:6]
+                values = ", ".join(f"{text.split(' ', 2)[-1]} {v:+.1f}" for text, v in best)
+                self.console.print(
+                    f"Hint: the montecarlo bot would {escape(_words(choice))} here. Mean "
+                    f"score of this hand for your side after each card, over "
+                    f"{searcher.worlds} deals of the cards you cannot see: {escape(values)}.")
+                return
+        adviser = make_bot("rules", self.game, self.seat, seed)
         if optional:
             advice = adviser.offer(obs, list(legal))
             text = "let it pass" if advice is None else _words(advice)

@@ -1,0 +1,136 @@
+"""How much stronger a search bot is than the rules bot, and how long it thinks.
+
+Duplicate single hands: for each deal (seed) and each side, the hand is played once with
+the search bot holding that side's cards (its partner too, in a partnership) and the rules
+bot everywhere else, and once with rules bots everywhere; the difference in that side's
+hand score is the search bot's gain on those cards. Reported per game: mean gain per hand
+with a 95% interval, and the search bot's decision times (p50, p95, max).
+
+    .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--png out.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from rich.console import Console  # noqa: E402
+from rich.progress import track  # noqa: E402
+from rich.table import Table as RichTable  # noqa: E402
+
+import tricktable.play  # noqa: E402, F401  (registers the search bots)
+from tricktable import make_game  # noqa: E402
+from tricktable.bots import make_bot  # noqa: E402
+from tricktable.play.table import Table  # noqa: E402
+
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("spades", {}),
+    ("dummy-hand-spades", {"peek": "flip-2"}),
+    ("3b-spades", {"players": 3}),
+    ("3b-spades", {"players": 4}),
+    ("dummy-whist", {}),
+    ("double-dummy-whist", {}),
+    ("paperless-spades", {}),
+]
+
+
+class Timed:
+    """Wraps a bot to time its choices."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot, self.times = bot, times
+
+    def reseed(self, position: str) -> None:
+        self.bot.reseed(position)
+
+    def choose(self, obs: Any, legal: Any) -> Any:
+        t = time.perf_counter()
+        out = self.bot.choose(obs, legal)
+        self.times.append(time.perf_counter() - t)
+        return out
+
+    def offer(self, obs: Any, legal: Any) -> Any:
+        return self.bot.offer(obs, legal)
+
+
+def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[int],
+               bot: str, times: list[float], side_seat: int) -> float:
+    game = make_game(name, options)
+    agents: dict[int, Any] = {}
+    for s in game.player_seats:
+        if s in search_seats:
+            agents[s] = Timed(make_bot(bot, game, s, seed), times)
+        else:
+            agents[s] = make_bot("rules", game, s, seed)
+    table = Table(game, agents, seed)
+    table.run(max_hands=1)
+    label = game.entity_label(game.entity_of_seat(side_seat))
+    return float(table.state.results[0].scores.get(label, 0))
+
+
+def sides(name: str, options: dict[str, Any]) -> list[set[int]]:
+    game = make_game(name, options)
+    if game.partnership:
+        return [{0, 2}, {1, 3}]
+    return [{s} for s in game.player_seats]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--bot", default="montecarlo")
+    ap.add_argument("--games", default="", help="comma-separated game names (default: all)")
+    ap.add_argument("--png", type=Path, help="write a chart of the gains")
+    args = ap.parse_args()
+    console = Console()
+    rows = []
+    chosen = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
+    for name, options in chosen:
+        gains: list[float] = []
+        times: list[float] = []
+        label = name + "".join(f" {k}={v}" for k, v in options.items())
+        for seed in track(range(args.deals), description=label, console=console):
+            for side in sides(name, options):
+                seat = min(side)
+                with_bot = hand_score(name, options, seed, side, args.bot, times, seat)
+                without = hand_score(name, options, seed, set(), args.bot, [], seat)
+                gains.append(with_bot - without)
+        mean = statistics.fmean(gains)
+        half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+        times.sort()
+        pick = (lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1000) if times \
+            else (lambda q: 0.0)
+        rows.append((label, len(gains), mean, half, pick(0.5), pick(0.95),
+                     times[-1] * 1000 if times else 0.0))
+    table = RichTable(title=f"{args.bot} against rules: duplicate single hands")
+    for col in ("game", "hands", "gain per hand (95% CI)", "p50 ms", "p95 ms", "max ms"):
+        table.add_column(col)
+    for label, n, mean, half, p50, p95, mx in rows:
+        table.add_row(label, str(n), f"{mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})",
+                      f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}")
+    console.print(table)
+    if args.png:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(rows)))
+        ax.barh([r[0] for r in rows], [r[2] for r in rows], xerr=[r[3] for r in rows],
+                color="#1d6b43", capsize=3)
+        ax.axvline(0, color="#888", lw=1)
+        ax.set_xlabel(f"{args.bot}'s gain over rules, points per hand (95% CI)")
+        ax.invert_yaxis()
+        fig.tight_layout()
+        fig.savefig(args.png, dpi=110)
+        console.print(f"chart: {args.png}")
+
+
+if __name__ == "__main__":
+    main()
