@@ -20,14 +20,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rich.console import Console  # noqa: E402
-from rich.progress import track  # noqa: E402
-from rich.table import Table as RichTable  # noqa: E402
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table as RichTable
 
-import tricktable.play  # noqa: E402, F401  (registers the search bots)
-from tricktable import make_game  # noqa: E402
-from tricktable.bots import make_bot  # noqa: E402
-from tricktable.play.table import Table  # noqa: E402
+import tricktable.play  # noqa: F401  (registers the search bots)
+from tricktable import make_game
+from tricktable.bots import make_bot
+from tricktable.play.table import Table
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("spades", {}),
@@ -74,6 +74,13 @@ def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[
     return float(table.state.results[0].scores.get(label, 0))
 
 
+def quantile_ms(times: list[float], q: float) -> float:
+    if not times:
+        return 0.0
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
 def sides(name: str, options: dict[str, Any]) -> list[set[int]]:
     game = make_game(name, options)
     if game.partnership:
@@ -103,11 +110,8 @@ def main() -> None:
                 gains.append(with_bot - without)
         mean = statistics.fmean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
-        times.sort()
-        pick = (lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1000) if times \
-            else (lambda q: 0.0)
-        rows.append((label, len(gains), mean, half, pick(0.5), pick(0.95),
-                     times[-1] * 1000 if times else 0.0))
+        rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
+                     quantile_ms(times, 0.95), quantile_ms(times, 1.0)))
     table = RichTable(title=f"{args.bot} against rules: duplicate single hands")
     for col in ("game", "hands", "gain per hand (95% CI)", "p50 ms", "p95 ms", "max ms"):
         table.add_column(col)
