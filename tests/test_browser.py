@@ -78,39 +78,11 @@ class Frames:
 def allowed_cards(db_url: str, table_id: str, seat: int | None) -> dict[int, set[str]]:
     """For each view number, the cards the seat's own observation names then (the
     engine's truth, rebuilt from the stored log): all a page of that seat may ever show."""
-    from tricktable.engine.actions import parse_action
-    from tricktable.engine.game import make_game, step
-    from tricktable.engine.records import HandRecord, deal_from_record
-    from tricktable.web import protocol
-    from tricktable.web.store import Store
+    from web_helpers import moments
 
-    store = Store(db_url)
-    try:
-        data = store.load(table_id)
-    finally:
-        store.close()
-    assert data is not None
-    game = make_game(data.game, data.options)
-    state = game.new_game()
-    out: dict[int, set[str]] = {0: set()}
-    seq = 0
-    for _n, kind, text, _actor in data.events:
-        if kind == "deal":
-            obj = json.loads(text)
-            step(state, deal_from_record(game, HandRecord(obj["dealer"], obj["deal"], []), "log"))
-        elif kind == "action":
-            step(state, parse_action(text))
-        else:
-            continue
-        seq += 1
-        if seat is None:
-            obs = protocol.public_json([protocol.observation_json(game.observe(state, s))
-                                        for s in game.player_seats])
-        else:
-            obs = protocol.observation_json(game.observe(state, seat))
-        lines = [line for r in state.results for line in r.lines]
-        out[seq] = set(CARD.findall(json.dumps(obs) + json.dumps(lines)))
-    return out
+    key: str | int = "spectator" if seat is None else seat
+    return {seq: set(CARD.findall(json.dumps(views[key])))
+            for seq, views in moments(db_url, table_id).items()}
 
 
 def check_no_hidden_cards(server: Any, table_id: str, seat: int | None,

@@ -12,7 +12,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -284,9 +284,11 @@ def deal_to_record(deal: Deal) -> tuple[int, dict[str, str]]:
     return deal.dealer, out
 
 
-def replay(record: Record) -> State:
+def replay(record: Record, on_step: Callable[[State, int, str | None], None] | None = None
+           ) -> State:
     """Play a record through the rules. Raises RecordError at the first bad deal or action,
-    naming the hand (1-based), the action's position in it (1-based), its text and the rule."""
+    naming the hand (1-based), the action's position in it (1-based), its text and the rule.
+    ``on_step(state, hand, text)`` is told of each step taken (``text`` None for a deal)."""
     game = game_for_record(record)
     state = game.new_game()
     for h, hand in enumerate(record.hands, 1):
@@ -296,6 +298,8 @@ def replay(record: Record) -> State:
             step(state, deal)
         except IllegalAction as e:
             raise RecordError(f"{where}, deal: {e}") from None
+        if on_step is not None:
+            on_step(state, h, None)
         for i, text in enumerate(hand.actions, 1):
             try:
                 action = parse_action(text)
@@ -305,6 +309,8 @@ def replay(record: Record) -> State:
                 step(state, action)
             except IllegalAction as e:
                 raise RecordError(f"{where}, action {i} ({text!r}): {e}") from None
+            if on_step is not None:
+                on_step(state, h, text)
         if h < len(record.hands) and state.phase not in (Phase.SCORING, Phase.GAME_OVER):
             raise RecordError(
                 f"{where} stops before the hand is over, but another hand follows it"

@@ -41,6 +41,7 @@ from ..engine.game import Game, game_class, game_names, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_to_record, record_from_state, replay
 from ..engine.state import Phase, State
+from ..search.determinize import played_by_seat
 from ..search.sampler import OUT, WorldSampler
 from .encoding import DECLINE, ActionVocabulary, ObservationEncoder, words
 from .turns import next_turn
@@ -286,12 +287,7 @@ def _replayed(engine: Game, table: State, obs: Observation,
     (the sampler does not follow cards passed between hidden hands)."""
     record = record_from_state(table)
     current = record.hands[-1]
-    played: dict[int, list[int]] = {}
-    for trick in obs.tricks:
-        for seat, card in zip(trick.seats, trick.cards, strict=True):
-            played.setdefault(seat, []).append(card)
-    for seat, card in obs.trick:
-        played.setdefault(seat, []).append(card)
+    played = played_by_seat(obs)
     assert table.deal is not None
     hands = []
     for seat in range(engine.num_seats):

@@ -47,6 +47,17 @@ def _positions_from_info(obs: Observation, cards: list[int]) -> list[int]:
     return [c if c is not None else next(rest) for c in out]
 
 
+def played_by_seat(obs: Observation) -> dict[int, list[int]]:
+    """The cards each seat has played this hand, in order."""
+    played: dict[int, list[int]] = {}
+    for trick in obs.tricks:
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            played.setdefault(seat, []).append(card)
+    for seat, card in obs.trick:
+        played.setdefault(seat, []).append(card)
+    return played
+
+
 def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | None:
     """The current hand, dealt from ``world`` and replayed to where ``obs`` stands; None
     when the hand cannot be rebuilt from what the seat knows (see the module's text)."""
@@ -56,12 +67,7 @@ def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | 
         return None
     if verbs.count("exchange") > 1:
         return None  # the extra card went from hand to hand: not followed yet
-    played: dict[int, list[int]] = {}
-    for trick in obs.tricks:
-        for seat, card in zip(trick.seats, trick.cards, strict=True):
-            played.setdefault(seat, []).append(card)
-    for seat, card in obs.trick:
-        played.setdefault(seat, []).append(card)
+    played = played_by_seat(obs)
     # the pile's cards the seat put there itself are named in its history already; the
     # others fill the actions it saw face down
     own = own_out_of_play(obs)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.actions import parse_action
-from ..engine.errors import IllegalAction, NotationError, RecordError
-from ..engine.game import Game, step
-from ..engine.records import Record, deal_from_record, game_for_record
-from ..engine.state import Phase, State
+from ..engine.errors import RecordError
+from ..engine.game import Game
+from ..engine.records import Record, game_for_record, replay
+from ..engine.state import State
 from . import protocol
 
 MAX_FRAMES = 20_000
@@ -59,30 +58,18 @@ def replay_frames(record: Record, seat: int | None = None) -> dict[str, Any]:
             f"{game.name} has no player seat {seat}; its player seats are "
             + ", ".join(str(s) for s in game.player_seats)
         )
-    state = game.new_game()
     frames: list[dict[str, Any]] = []
-    for h, hand in enumerate(record.hands, 1):
-        where = f"hand {h}"
-        deal = deal_from_record(game, hand, where)
-        try:
-            step(state, deal)
-        except IllegalAction as e:
-            raise RecordError(f"{where}, deal: {e}") from None
-        frames.append(_frame(game, state, f"hand {h}: the deal", seat))
-        for i, text in enumerate(hand.actions, 1):
-            try:
-                action = parse_action(text)
-                step(state, action)
-            except NotationError as e:
-                raise RecordError(f"{where}, action {i} ({text!r}): malformed: {e}") from None
-            except IllegalAction as e:
-                raise RecordError(f"{where}, action {i} ({text!r}): {e}") from None
-            shown = text if seat is None else _as_seen(state, seat, text)
-            frames.append(_frame(game, state, f"hand {h}: {shown}", seat))
-            if len(frames) > MAX_FRAMES:
-                raise RecordError(f"the record has more than {MAX_FRAMES} moments")
-        if h < len(record.hands) and state.phase not in (Phase.SCORING, Phase.GAME_OVER):
-            raise RecordError(f"{where} stops before the hand is over, but another hand follows")
+
+    def take(state: State, hand: int, text: str | None) -> None:
+        if len(frames) >= MAX_FRAMES:
+            raise RecordError(f"the record has more than {MAX_FRAMES} moments")
+        if text is None:
+            label = f"hand {hand}: the deal"
+        else:
+            label = f"hand {hand}: {text if seat is None else _as_seen(state, seat)}"
+        frames.append(_frame(game, state, label, seat))
+
+    state = replay(record, take)
     return {
         "protocol": protocol.PROTOCOL,
         "game": game.name,
@@ -98,7 +85,7 @@ def replay_frames(record: Record, seat: int | None = None) -> dict[str, Any]:
     }
 
 
-def _as_seen(state: State, seat: int, text: str) -> str:
+def _as_seen(state: State, seat: int) -> str:
     """The last action as ``seat`` saw it (a pass it was not part of shows as '?')."""
     history = state.game.observe(state, seat).history
     return history[-1] if history else "the hand is scored"
