@@ -315,7 +315,8 @@ function drawSheet() {
   sheet.replaceChildren(scoreSheet(v.results, v.sides, sideLabel));
   if (v.results.length > page.lastResults && page.lastResults >= 0) {
     $("sheet-panel").hidden = false;
-    $("sheet-title").textContent = `Hand ${v.results.length} is over`;
+    $("sheet-title").textContent = `Hand ${v.results.length} is over` +
+      (v.status === "over" ? ", and with it the game" : "");
   }
   page.lastResults = v.results.length;
 }
