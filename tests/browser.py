@@ -52,14 +52,16 @@ def press(page: Any, locator: Any) -> None:
 
 def take_one_step(page: Any) -> str | None:
     """Like ``choose_and_click``, first closing the score sheet a finished hand opened (it
-    may open between two looks at the page: then the click waits, and is tried again)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    may open between two looks at the page, or a view arrive between a look and a click:
+    then nothing is done, and the caller looks again)."""
+    from playwright.sync_api import Error as PlaywrightError
 
     if page.locator("#sheet-panel").is_visible():
         page.click("#close-sheet")
     try:
         return choose_and_click(page)
-    except PlaywrightTimeout:
+    except (PlaywrightError, IndexError):
+        # the page changed under the click (a new view arrived): look again next time
         return None
 
 

@@ -52,6 +52,20 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+SEQ = "document.body ? Number(document.body.dataset.seq || 0) : 0"
+"""The view number a table page shows (0 while it loads)."""
+
+
+def seq_of(page: Any) -> int:
+    return int(page.evaluate(SEQ))
+
+
+def wait_playing(page: Any) -> None:
+    """Until the table page shows a game under way (null-safe while the page loads)."""
+    page.wait_for_function(
+        "document.body !== null && document.body.dataset.status === 'playing'", timeout=15000)
+
+
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
@@ -197,7 +211,7 @@ def test_three_people_finish_a_hand_of_dummy_hand_spades_with_flips(server: Any,
         page.fill("#name-input", name)
         page.click("#name-form button[type=submit]")
     for page in pages:
-        page.wait_for_function("document.body.dataset.status === 'playing'", timeout=15000)
+        wait_playing(page)
     # the phone: the whole table fits 390 px without scrolling sideways
     assert pages[2].evaluate("document.documentElement.scrollWidth") <= 390
 
@@ -252,7 +266,7 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicks(
     frames = Frames(page)
     table = create_in_lobby(page, server, game, options, {})
     page.click("#take-seat")
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=15000)
+    wait_playing(page)
     name = "-".join([game] + [options[k] for k in ("players", "peek") if k in options])
     snapshots: dict[int, list[tuple[int, set[str]]]] = {}
     shot_taken = {"play": False}
@@ -297,7 +311,7 @@ def test_a_reload_mid_trick_carries_on(server: Any, browser: Any) -> None:
     errors = PageErrors(page)
     create_in_lobby(page, server, "spades", {"target": "100"}, {})
     page.click("#take-seat")
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=15000)
+    wait_playing(page)
     # play until it is our turn with cards already on the trick
     play_until([page], lambda: page.locator(".trick .card").count() > 0 and
                page.locator("#status").inner_text().startswith("Your turn") and
@@ -335,17 +349,17 @@ def test_every_page_recovers_by_itself_after_a_server_restart(tmp_path: Path, br
         pages[1].fill("#name-input", "Bea")
         pages[1].click("#name-form button[type=submit]")
         for p in pages:
-            p.wait_for_function("document.body.dataset.status === 'playing'", timeout=15000)
-        play_until(pages, lambda: int(host.evaluate("document.body.dataset.seq")) >= 12, timeout=60)
-        seq_before = int(host.evaluate("document.body.dataset.seq"))
+            wait_playing(p)
+        play_until(pages, lambda: seq_of(host) >= 12, timeout=60)
+        seq_before = seq_of(host)
         server.kill()
         for p in pages:
             p.wait_for_selector("#connection.reconnecting", timeout=10000)
         server.start()
         for p in pages:
             p.wait_for_selector("#connection.connected", timeout=20000)
-            assert int(p.evaluate("document.body.dataset.seq")) >= seq_before
-        play_until(pages, lambda: int(host.evaluate("document.body.dataset.seq"))
+            assert seq_of(p) >= seq_before
+        play_until(pages, lambda: seq_of(host)
                    >= seq_before + 12, timeout=60)
         for seat, p in zip((0, 2), pages, strict=True):
             check_no_hidden_cards(server, table, seat, frames[pages.index(p)], [dom_snapshot(p)])
@@ -359,12 +373,12 @@ def test_a_spectator_sees_no_hand(server: Any, browser: Any) -> None:
     table = create_in_lobby(page, server, "paperless-spades", {"limit": "1"}, {})
     spectator = page.locator("#created input[aria-label='Spectators']").input_value()
     page.click("#take-seat")
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=15000)
+    wait_playing(page)
     watcher = browser.new_context().new_page()
     watch_frames = Frames(watcher)
     watcher.goto(spectator)
-    watcher.wait_for_function("Number(document.body.dataset.seq || 0) > 0", timeout=15000)
-    play_until([page], lambda: int(page.evaluate("document.body.dataset.seq")) >= 20, timeout=60)
+    watcher.wait_for_function(f"({SEQ}) > 0", timeout=15000)
+    play_until([page], lambda: seq_of(page) >= 20, timeout=60)
     watcher.wait_for_timeout(300)
     assert "Spectators see" in watcher.locator("#hand").inner_text()
     check_no_hidden_cards(server, table, None, watch_frames, [dom_snapshot(watcher)])
