@@ -204,7 +204,8 @@ def test_three_people_finish_a_hand_of_dummy_hand_spades_with_flips(server: Any,
     links = {s: host.locator(f"#created input[aria-label='Seat {s}']").input_value()
              for s in (1, 2)}
     host.click("#take-seat")
-    for seat, name in ((1, "Bea"), (2, "Cy")):
+    # a name with markup is shown as the text it is, on every page
+    for seat, name in ((1, "<i>Bea</i>"), (2, "Cy")):
         page = pages[seat]
         page.goto(links[seat])
         page.wait_for_selector("#name-form:not([hidden])")
@@ -212,6 +213,9 @@ def test_three_people_finish_a_hand_of_dummy_hand_spades_with_flips(server: Any,
         page.click("#name-form button[type=submit]")
     for page in pages:
         wait_playing(page)
+    for page in pages:
+        page.wait_for_selector(".seat-name:has-text('<i>Bea</i>')")
+        assert page.locator(".seat i, #facts i").count() == 0
     # the phone: the whole table fits 390 px without scrolling sideways
     assert pages[2].evaluate("document.documentElement.scrollWidth") <= 390
 
