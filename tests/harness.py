@@ -8,6 +8,8 @@ uniformly among the legal actions, and at every step checks that:
 - only legal actions are accepted: a few illegal actions (a card not allowed, a seat out
   of turn, a random action of another phase) are refused with IllegalAction and leave the
   state exactly as it was;
+- what the state remembers between steps (legal plays, redacted histories) equals what
+  is worked out afresh;
 - every seat's observation holds only what that seat may see: its own hand is its own,
   the cards it sees of other holdings are really there, and re-dealing the cards hidden
   from it (consistently with everything it has seen) leaves its observation unchanged;
@@ -38,11 +40,13 @@ SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 
 
 def snapshot(state: State) -> dict[str, Any]:
-    """Every field of a state, as comparable values."""
+    """Every field of a state, as comparable values. Private fields are left out: they
+    only remember answers worked out from the others (legal plays, histories), and
+    ``check_remembered`` proves those answers right."""
     out: dict[str, Any] = {}
     for klass in type(state).__mro__:
         for name in getattr(klass, "__slots__", ()):
-            if hasattr(state, name):
+            if hasattr(state, name) and not name.startswith("_"):
                 value = getattr(state, name)
                 if isinstance(value, list):
                     value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
@@ -159,6 +163,16 @@ def check_observations(game: Game, state: State, rng: random.Random, deep: bool)
             check_redeal_invariance(game, state, seat, rng)
 
 
+def check_remembered(game: Game, state: State) -> None:
+    """What the state remembers (legal plays and actions, each seat's redacted history)
+    equals what a copy that remembers nothing works out afresh."""
+    fresh = state.copy()
+    fresh.changed()
+    assert game.legal_actions(fresh) == game.legal_actions(state), "stale legal actions"
+    for seat in range(game.num_seats):
+        assert game.observe(fresh, seat) == game.observe(state, seat), "stale observation"
+
+
 def redeal(game: Game, state: State, viewer: int, rng: random.Random) -> State | None:
     """The same game with the cards hidden from ``viewer`` (in no holding it sees, never
     played, never named in an action) shuffled among the holdings that hide them, replayed
@@ -233,6 +247,7 @@ def check_random_game(
         check_illegal_refused(game, state, rng)
         check_observations(game, state, rng, deep=steps % deep_every == 0)
         step(state, rng.choice(legal))
+        check_remembered(game, state)
         check_conservation(game, state)
         steps += 1
     check_totals(game, state)

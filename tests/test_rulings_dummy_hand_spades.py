@@ -5,6 +5,7 @@ Every expected score is worked out by hand in the comments."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -24,19 +25,19 @@ from tricktable.games.dummy_hand_spades import PEEK_CHOICES
 
 
 class DrawnCards(random.Random):
-    """A stand-in random source whose shuffles put chosen cards on top, in order: each
-    shuffle takes the next list of ``draws`` (later shuffles leave the cards as they are)."""
+    """A stand-in random source whose draws of cards (``sample``) give chosen cards, in
+    order: each draw takes the next list of ``draws`` (later draws are random)."""
 
     def __init__(self, *draws: str) -> None:
         super().__init__(0)
         self.draws = [parse_cards(d) for d in draws]
 
-    def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+    def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:
         if not self.draws:
-            return
+            return super().sample(population, k)
         top = self.draws.pop(0)
-        rest = [c for c in x if c not in top]
-        x[:] = top + rest
+        assert len(top) == k and all(c in population for c in top)
+        return top
 
 
 @pytest.mark.parametrize(

@@ -21,9 +21,9 @@ from .cards import (
     CardSet,
     card_str,
     deal_piles,
+    deck_cards,
     format_set,
     rank_of,
-    shuffled,
 )
 from .errors import IllegalAction, OptionError
 from .observation import Observation
@@ -79,6 +79,25 @@ def step(state: State, action: Action) -> None:
     """Apply one action if the rules allow it; otherwise raise IllegalAction and change
     nothing. This is the one door through which every action enters a state."""
     game = state.game
+    if type(action) is Play and game._plain_plays:
+        # The hot path (most actions of a hand): a card the seat to act may play, by the
+        # mask remembered for this state (nonzero only during play; see State). Anything
+        # else takes the full check below, which explains a refusal.
+        card = action.card
+        if (
+            state.phase is _PLAY
+            and action.seat == state.to_act
+            and type(card) is int
+            and card >= 0
+            and (state._legal_plays or game._remember_plays(state)) >> card & 1
+            and not action.ace_low
+        ):
+            state.actions.append(action)
+            state._legal_plays = 0  # forgotten before and after, as in ``Game.apply``
+            game.play_card(state, action.seat, card)
+            state._legal_plays = 0
+            state._legal_other = None
+            return
     game.check(state, action)
     game.apply(state, action)
 
@@ -126,6 +145,15 @@ class Game(TrickPlay):
             phase: {t: self._checkers[t.verb] for t in types}
             for phase, types in self.phase_actions.items()
         }
+        # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,
+        # no ace-low calls): ``step`` then takes its hot path for plays.
+        self.fixed_trick_size = (
+            self.num_seats if type(self).trick_size is TrickPlay.trick_size else 0
+        )
+        self._plain_plays = (
+            type(self).apply_play is TrickPlay.apply_play
+            and type(self).check_play is TrickPlay.check_play
+        )
 
     def configure(self) -> None:
         """Set seats, entities, deck and card order from the options."""
@@ -190,8 +218,9 @@ class Game(TrickPlay):
         """Draw for the first deal: high card among the real players (ace high, suits equal),
         drawing again among those tied."""
         candidates = list(self.player_seats)
+        suited = deck_cards(self.deck & ((1 << 52) - 1))
         while len(candidates) > 1:
-            cards = shuffled(self.deck & ((1 << 52) - 1), rng)[: len(candidates)]
+            cards = rng.sample(suited, len(candidates))
             best = max(rank_of(c) for c in cards)
             candidates = [s for s, c in zip(candidates, cards, strict=True) if rank_of(c) == best]
         return candidates[0]
@@ -316,18 +345,19 @@ class Game(TrickPlay):
         """Every action the seat to act may take now (empty between hands and at the end)."""
         phase = state.phase
         if phase is _PLAY:
-            plays = PLAYS_BY_SEAT[state.to_act]
-            out: list[Action] = []
-            append = out.append
-            mask = self.legal_plays(state)
-            while mask:
-                low = mask & -mask
-                append(plays[low.bit_length() - 1])
-                mask ^= low
+            seat = state.to_act
+            mask = state._legal_plays or self._remember_plays(state)
+            listed = _PLAY_LISTS.get(mask << 3 | seat)
+            if listed is None:
+                listed = _play_list(seat, mask)
+            out: list[Action] = list(listed)
             return out + self.extra_play_actions(state) if self.has_extra_play_actions else out
         if phase in _BETWEEN_HANDS or phase is _GAME_OVER:
             return []
-        return self.phase_legal_actions(state)
+        others = state._legal_other
+        if others is None:
+            others = state._legal_other = tuple(self.phase_legal_actions(state))
+        return list(others)
 
     def phase_legal_actions(self, state: State) -> list[Action]:
         """Legal actions outside the play of the cards (bids, passes, exchanges, ...)."""
@@ -383,9 +413,14 @@ class Game(TrickPlay):
     def is_listed(self, state: State, action: Action) -> bool:
         """True if ``action`` is among ``legal_actions`` (card lists and seat lists compared
         as sets: "give 3C 2C" is the same choice as "give 2C 3C")."""
+        legal = self.legal_actions(state)
+        if action in legal:  # equal fields (interned actions: the same object)
+            return True
+        if not any(type(getattr(action, f)) is tuple for f in action.__dataclass_fields__):
+            return False  # no card or seat list whose order could differ
         key = choice_key(action)
         kind = type(action)
-        return any(type(a) is kind and choice_key(a) == key for a in self.legal_actions(state))
+        return any(type(a) is kind and choice_key(a) == key for a in legal)
 
     def check_turn(self, state: State, action: Action) -> None:
         """Called when an action is not for the seat to act; games with calls out of turn
@@ -398,11 +433,17 @@ class Game(TrickPlay):
 
     def apply(self, state: State, action: Action) -> None:
         """Apply an action that ``check`` has passed."""
+        # Forget the remembered legal plays before (an applier may ask for legal actions
+        # halfway) and after (the state has changed).
+        state._legal_plays = 0
+        state._legal_other = None
         if type(action) is Deal:
             self.apply_deal(state, action)
-            return
-        state.actions.append(action)
-        self._appliers[action.verb](state, action)
+        else:
+            state.actions.append(action)
+            self._appliers[action.verb](state, action)
+        state._legal_plays = 0
+        state._legal_other = None
 
     def describe_allowed(self, state: State, seat: int | None = None) -> str:
         """What ``seat`` (by default the seat to act) may do now, for an error message.
@@ -485,6 +526,32 @@ class Game(TrickPlay):
         """Game facts for the observation: bids, contract, trumps, running scores..."""
         return {}
 
+    def redaction_epoch(self, state: State, viewer: int) -> object:
+        """Changes whenever ``redact`` would now write an earlier action differently for
+        ``viewer`` (Paperless shows a pass to its receiver once both passes are made).
+        Default: never; the redacted history then only grows."""
+        return None
+
+    def history_for(self, state: State, viewer: int) -> tuple[str, ...]:
+        """This hand's actions as ``viewer`` saw them, extended from the last time it was
+        asked rather than rewritten: observations are built at every step, and writing
+        the whole history each time was a third of a bot game's time."""
+        actions = state.actions
+        epoch = self.redaction_epoch(state, viewer)
+        cached = state._histories.get(viewer)
+        if cached is not None and cached[0] is actions and cached[1] == epoch:
+            done = cached[2]
+            if len(done) == len(actions):
+                return done
+            if len(done) < len(actions):
+                redact = self.redact
+                history = done + tuple(redact(state, a, viewer) for a in actions[len(done):])
+                state._histories[viewer] = (actions, epoch, history)
+                return history
+        history = tuple(self.redact(state, a, viewer) for a in actions)
+        state._histories[viewer] = (actions, epoch, history)
+        return history
+
     def observe(self, state: State, seat: int) -> Observation:
         """What ``seat`` may see now. Contains nothing it may not know."""
         controls = self.controlled_by(state, seat)
@@ -511,10 +578,31 @@ class Game(TrickPlay):
             won=tuple(state.won),
             played=state.played,
             totals=self.totals_mapping(state),
-            history=tuple(self.redact(state, a, seat) for a in state.actions),
+            history=self.history_for(state, seat),
             info=self.public_info(state, seat),
             legal=legal,
         )
+
+
+_PLAY_LISTS: dict[int, tuple[Play, ...]] = {}
+"""The plays of a set of cards by a seat, by ``mask << 3 | seat``: most legal sets recur
+(a suit's cards when following), and a list copied from a tuple costs a fraction of one
+built card by card. Emptied when it reaches ``_PLAY_LISTS_MAX`` entries."""
+_PLAY_LISTS_MAX = 1 << 16
+
+
+def _play_list(seat: int, mask: CardSet) -> tuple[Play, ...]:
+    plays = PLAYS_BY_SEAT[seat]
+    out = []
+    rest = mask
+    while rest:
+        low = rest & -rest
+        out.append(plays[low.bit_length() - 1])
+        rest ^= low
+    if len(_PLAY_LISTS) >= _PLAY_LISTS_MAX:
+        _PLAY_LISTS.clear()
+    listed = _PLAY_LISTS[mask << 3 | seat] = tuple(out)
+    return listed
 
 
 def choice_key(action: Action) -> tuple[object, ...]:

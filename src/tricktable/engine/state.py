@@ -13,7 +13,7 @@ import copy
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action, Deal
 from .cards import Card, CardSet
@@ -47,9 +47,10 @@ class Phase(enum.Enum):
     __hash__ = object.__hash__
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick: who led, the plays in order, who won."""
+class Trick(NamedTuple):
+    """A completed trick: who led, the plays in order, who won. (A named tuple rather
+    than a frozen dataclass: one is made per trick, and a frozen dataclass takes four
+    times as long to make.)"""
 
     leader: int
     seats: tuple[int, ...]
@@ -87,6 +88,9 @@ class State:
     """The state of a game at a table. Games subclass it to add their own fields."""
 
     __slots__ = (
+        "_histories",
+        "_legal_other",
+        "_legal_plays",
         "actions",
         "deal",
         "dealer",
@@ -141,6 +145,21 @@ class State:
         self.results: list[HandResult] = []
         self.totals: list[int] = [0] * game.num_entities
         self.winner: int | None = None
+        # The cards the seat to act may play, once asked during play (0: not known).
+        # ``Game.apply`` forgets it on every change, so ``legal_actions`` and ``check``
+        # share one computation per state. Code that edits fields by hand (tests setting
+        # up a position) calls ``changed()`` afterwards.
+        self._legal_plays = 0
+        self._legal_other: tuple[Action, ...] | None = None  # the same, outside play
+        # Per viewer, the hand's history as it saw it: (the actions list it was written
+        # from, the game's redaction epoch, the lines). See ``Game.history_for``.
+        self._histories: dict[int, tuple[list[Action], object, tuple[str, ...]]] = {}
+
+    def changed(self) -> None:
+        """Forget what was worked out from the fields (after editing them by hand)."""
+        self._legal_plays = 0
+        self._legal_other = None
+        self._histories = {}
 
     # --- conveniences ----------------------------------------------------------------------
 
@@ -162,6 +181,8 @@ class State:
                 if not hasattr(self, name):
                     continue
                 value = getattr(self, name)
+                if name == "_histories":
+                    value = {}  # written from this state's own actions list, not the copy's
                 # the game (rules and options) is shared on purpose: it never changes
                 setattr(new, name, value if name == "game" else independent(value))
         return new

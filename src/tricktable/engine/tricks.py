@@ -18,13 +18,25 @@ class TrickPlay:
     """The play of the cards, as a base of ``Game``."""
 
     num_seats: int
+    fixed_trick_size: int
+    """Cards in every trick when ``trick_size`` is not overridden (else 0): read on every
+    card played instead of calling the hook."""
 
     def finish_hand(self, state: State) -> None:
         """Score the hand once its last trick is taken (``Game`` implements it)."""
         raise NotImplementedError
 
+    def play_mask(self, state: State) -> CardSet:
+        """``legal_plays``, worked out once per state (``State._legal_plays``)."""
+        return state._legal_plays or self._remember_plays(state)
+
+    def _remember_plays(self, state: State) -> CardSet:
+        mask = state._legal_plays = self.legal_plays(state)
+        return mask
+
     def legal_plays(self, state: State) -> CardSet:
-        """The cards the seat to act may play now, as a set."""
+        """The cards the seat to act may play now, as a set (games override the hooks
+        below, or this; ``play_mask`` remembers the answer)."""
         hand = state.hands[state.to_act]
         if not state.trick_cards:
             return self.lead_mask(state, hand)
@@ -44,14 +56,14 @@ class TrickPlay:
     def check_play(self, state: State, action: Action) -> None:
         assert isinstance(action, Play)
         c = action.card
-        legal = self.legal_plays(state)
-        if legal >> c & 1 and 0 <= c < 54:
+        legal = self.play_mask(state)
+        if type(c) is int and 0 <= c < 54 and legal >> c & 1:
             if action.ace_low and not self.may_call_ace_low(state, c):
                 raise IllegalAction(
                     "ace calls", f"{card_str(c)} cannot be called low now", f"play {card_str(c)}"
                 )
             return
-        if not 0 <= c < 54 or not state.hands[action.seat] >> c & 1:
+        if type(c) is not int or not 0 <= c < 54 or not state.hands[action.seat] >> c & 1:
             raise IllegalAction(
                 "own cards", f"seat {action.seat} does not hold {card_str(c)}",
                 "play " + format_set(legal),
@@ -95,7 +107,7 @@ class TrickPlay:
             state.low_aces |= 1 << len(trick_cards)
         state.trick_seats.append(seat)
         trick_cards.append(c)
-        if len(trick_cards) < self.trick_size(state):
+        if len(trick_cards) < (self.fixed_trick_size or self.trick_size(state)):
             state.to_act = state.next_seat[seat]
             return
         self.finish_trick(state)

@@ -472,6 +472,11 @@ class PaperlessSpades(Game):
                 return f"{action.seat}: give " + " ".join("?" * len(action.cards))
         return str(action)
 
+    def redaction_epoch(self, state: State, viewer: int) -> object:
+        """A pass is shown to its receiver once both passes are made (see ``redact``)."""
+        assert isinstance(state, PaperlessState)
+        return all(g is not None for g in state.gives)
+
     def public_info(self, state: State, viewer: int) -> dict[str, Any]:
         assert isinstance(state, PaperlessState)
         info: dict[str, Any] = {
