@@ -84,8 +84,23 @@ def _tops(cards: CardSet, order: CardOrder, deck: CardSet) -> list[int]:
     if not cards:
         return []
     suit = order.suit_of[lowest(cards)]
-    ranking = sorted(cards_of(deck & order.suit_masks[suit]), key=order.rank_key, reverse=True)
-    return [i for i, c in enumerate(ranking[:4]) if cards >> c & 1]
+    ranking = _top_four(order, order.low, deck & order.suit_masks[suit])
+    return [i for i, c in enumerate(ranking) if cards >> c & 1]
+
+
+_TOP_FOUR: dict[tuple[bool, CardSet], tuple[int, ...]] = {}
+
+
+def _top_four(order: CardOrder, low: bool, suit_cards: CardSet) -> tuple[int, ...]:
+    """The four best cards of a suit, best first. A card's rank within its suit depends
+    only on the direction (``low``), so the answer is remembered by direction and cards:
+    bidding evaluates many hands of the same deck."""
+    key = (low, suit_cards)
+    found = _TOP_FOUR.get(key)
+    if found is None:
+        ranking = sorted(cards_of(suit_cards), key=order.rank_key, reverse=True)
+        found = _TOP_FOUR[key] = tuple(ranking[:4])
+    return found
 
 
 def low_card_count(hand: CardSet, order: CardOrder) -> int:

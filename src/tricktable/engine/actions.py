@@ -110,6 +110,14 @@ class Play(Action):
     def args(self) -> str:
         return card_str(self.card) + (" low" if self.ace_low else "")
 
+    def __str__(self) -> str:
+        # plays are most of every history an observation writes: their texts are listed
+        # once per seat and card rather than hashed into the notation cache each time
+        seat, card = self.seat, self.card
+        if type(seat) is int and type(card) is int and 0 <= seat < 6 and 0 <= card < 54:
+            return _PLAY_TEXTS[bool(self.ace_low)][seat][card]
+        return _notation(self)
+
     @staticmethod
     def of(seat: int, card: Card, ace_low: bool = False) -> Play:
         """The interned play of a card (no allocation on the hot path)."""
@@ -120,6 +128,10 @@ class Play(Action):
 
 PLAYS_BY_SEAT = [[Play(s, c) for c in range(54)] for s in range(6)]
 PLAYS_LOW_BY_SEAT = [[Play(s, c, True) for c in range(54)] for s in range(6)]
+_PLAY_TEXTS = [
+    [[_notation(p) for p in by_seat] for by_seat in PLAYS_BY_SEAT],
+    [[_notation(p) for p in by_seat] for by_seat in PLAYS_LOW_BY_SEAT],
+]
 
 
 def _cards_arg(cards: tuple[Card, ...]) -> str:

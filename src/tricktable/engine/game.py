@@ -147,6 +147,9 @@ class Game(TrickPlay):
         }
         # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,
         # no ace-low calls): ``step`` then takes its hot path for plays.
+        # True when only the seat to act (or whoever plays for it) ever has a choice:
+        # the observations of the other seats then need no legal list at all.
+        self._turns_only = type(self).check_turn is Game.check_turn
         self.fixed_trick_size = (
             self.num_seats if type(self).trick_size is TrickPlay.trick_size else 0
         )
@@ -555,11 +558,12 @@ class Game(TrickPlay):
     def observe(self, state: State, seat: int) -> Observation:
         """What ``seat`` may see now. Contains nothing it may not know."""
         controls = self.controlled_by(state, seat)
-        # only this seat's own choices: the seat to act's list may hold other seats'
-        # out-of-turn actions (3B changes of bid, whist renege calls)
-        legal = tuple(
-            a for a in self.legal_actions(state) if self.controller(state, a.seat) == seat
-        )
+        if self._turns_only and state.to_act not in controls:
+            legal: tuple[Action, ...] = ()  # not its turn, and no game action out of turn
+        else:
+            # only this seat's own choices: the seat to act's list may hold other seats'
+            # out-of-turn actions (3B changes of bid, whist renege calls)
+            legal = tuple(a for a in self.legal_actions(state) if a.seat in controls)
         visible = self.visible_holdings(state, seat)
         return Observation(
             game=self.name,
