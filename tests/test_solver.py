@@ -147,6 +147,24 @@ def test_a_low_ace_ducks_a_nil() -> None:
     assert reference_tricks(pos, 1 << nil_seat, everyone_else) == 0
 
 
+def test_an_ace_that_may_be_called_low_is_not_the_joker_above_it() -> None:
+    """3B, five players: the ace of spades and the joker above it are no run to play as
+    one card, since only the ace may later be called low (a search that merged them kept
+    the joker and missed the line that forces the nil seat to take a trick)."""
+    hands = (
+        0, parse_set("JD 7D 3C"), parse_set("BJ AS TH"), parse_set("JS 5D 4C"),
+        parse_set("5S 2D JC"),
+    )
+    aces = sum(1 << card(12, s) for s in range(4))
+    pos = Position(
+        hands, (1, 2, 3, 4, 1), 4, (), 0, -1, 4, CardOrder(trump=0), True,
+        PlayRules(ace_low=aces), (0, 2, 3, 0, 5),
+    )
+    nil_seat, others = 1 << 4, 0b01111
+    assert reference_tricks(pos, nil_seat, others) == 1
+    assert Solver().tricks(pos, nil_seat, others) == 1
+
+
 def test_no_trump_jokers_never_win_and_lead_last() -> None:
     """Whist no-trump: a joker is of no suit and never wins; it may lead only alone."""
     order = CardOrder(trump=-1, jokers_trump=False)

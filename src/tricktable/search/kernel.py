@@ -56,7 +56,14 @@ GENERATION = NODES + 1  # transposition entries of other generations are empty
 MAX_TRICKS = 18
 PROBES = GENERATION + 1  # transposition table look-ups (statistics)
 HITS = PROBES + 1  # ... that ended the search of the position
-TRICK_CARDS = HITS + 1
+# Per internal suit, the lowest rank bit whose holder a stored result always depends on:
+# 15 (none) unless a rule treats cards of the suit differently by rank (an ace that may
+# be called low: its holder has a move the others lack). Set by the solver per search.
+FORCED = HITS + 1
+# Suits (a bit each) whose cards a rule tells apart by rank: a stored result holds only
+# for the very same cards of them, so the table's key holds those cards themselves.
+PARTIAL = FORCED + SUITS
+TRICK_CARDS = PARTIAL + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -67,28 +74,90 @@ def trick_card(st: np.ndarray, i: int) -> int:
     return TRICK_CARDS + (int(st[TRICKS_LEFT]) * MAX_SEATS + i) * 4
 
 # --- the transposition table ------------------------------------------------------------
-TT_BITS = 20
-TT_ENTRY = 11  # 6 key words, lower, upper, generation, best move (relative) + 1, tricks left
+# An entry holds bounds on the tricks still to come for every position that has (a) the
+# same *shape*: each seat's number of cards in each suit, the seat on lead, trumps broken
+# or not, which aces that may be called low are still out; and (b) the same holders of
+# the top k_s cards of each suit s still in play, the rest being "small cards" whose exact
+# ranks did not matter to the result. k_s comes from the ranks that decided tricks in the
+# search below the position (DDS's "winning ranks"): a trick won by a card that beat
+# another card of its suit makes that card's rank matter. So one entry serves every
+# position that differs only in small cards, not just the one searched.
+#
+# The table is a pool of entries with one chain per shape hash (the entries of every
+# pattern of a shape must be found from the shape alone): a header, then the chain heads,
+# then the pool. When the pool is full it is emptied (a new epoch) and filling starts
+# again, as DDS does.
+TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
+TT_ENTRY = 16
+SHAPE_WORDS = 5
+E_SHAPE = 0  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
+# broken and aces out (1), the very cards in play of suits a rule tells apart by rank (1)
+E_K = 5  # k_s for the five internal suits, 5 bits each
+E_OWNERS = 6  # per suit, the holders of its top k_s cards in play, 3 bits each (+1)
+E_LOWER = 11
+E_UPPER = 12
+E_NEXT = 13  # the next entry of the chain, -1 at its end
+E_BEST = 14  # best move (suit, relative rank, low) + 1, or 0
+E_LEFT = 15  # tricks left at the position
+H_USED = 0  # header: entries of the pool in use
+H_EPOCH = 1  # chain heads of other epochs are empty
+H_GENERATION = 2  # the solver's generation (search setting) the entries belong to
+HEADS = 4  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
+NO_RANK = 15  # a rank threshold above every card: no rank matters
 HSCALE = 4
 HCAP = 400
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
 MAX_DEPTH = 18 * 6 + 1
-# per depth of the search: moves, their scores, the playable sets and a table key
-STRIDE = MAX_MOVES * 2 + SUITS + 6
+# per depth of the search: moves, their scores, the playable sets, then the position's
+# shape (4 words), per suit the holders of its cards in play from the top (5) and their
+# number (5)
+KEY_WORDS = SHAPE_WORDS + 2 * SUITS
+OWNERS = SHAPE_WORDS  # in a key: the holders per suit, then their numbers
+COUNTS = SHAPE_WORDS + SUITS
+STRIDE = MAX_MOVES * 2 + SUITS + KEY_WORDS
 
 
 def new_table(bits: int = TT_BITS) -> np.ndarray:
-    """A transposition table of 2**bits entries (the hash picks an entry modulo that)."""
-    return np.zeros((1 << bits) * TT_ENTRY, dtype=np.int64)
+    """A transposition table: a pool of 2**bits entries, 2**(bits-2) chains."""
+    return np.zeros(HEADS + 2 * (1 << (bits - 2)) + (1 << bits) * TT_ENTRY, dtype=np.int64)
+
+
+@njit(cache=True)
+def _chains(tt: np.ndarray) -> int:
+    return 1 << (_top_bit((len(tt) - HEADS) // (2 + 4 * TT_ENTRY)))
+
+
+@njit(cache=True)
+def _pool(tt: np.ndarray) -> int:
+    return HEADS + 2 * _chains(tt)
+
+
+@njit(cache=True)
+def _empty_table(tt: np.ndarray, generation: int) -> None:
+    tt[H_USED] = 0
+    tt[H_EPOCH] += 1
+    tt[H_GENERATION] = generation
+
+
+@njit(cache=True)
+def _first(tt: np.ndarray, chain: int) -> int:
+    """The first entry (its offset) of a chain, or -1."""
+    head = HEADS + 2 * chain
+    if tt[head + 1] != tt[H_EPOCH]:
+        return -1
+    return tt[head]
 
 
 HISTORY = MAX_DEPTH * STRIDE  # per seat, place in the trick, suit and rank: cut-offs made
 HISTORY_SIZE = MAX_SEATS * MAX_SEATS * SUITS * 16
+# Per depth, per suit: the lowest rank bit the result just found depends on (NO_RANK:
+# none). Each search writes its own at its depth before returning; its caller merges.
+RELEVANT = HISTORY + HISTORY_SIZE
 
 
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(HISTORY + HISTORY_SIZE, dtype=np.int64)
+    return np.zeros(RELEVANT + (MAX_DEPTH + 1) * SUITS, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -235,6 +304,8 @@ def _gen_moves(
                 partner = o != seat and ((maxi >> o) & 1) == my_side
                 if partner and not st[HANDS + o * SUITS + s] and st[HANDS + o * SUITS + trump]:
                     partner_ruffs = True
+        # an ace that may be called low plays unlike its neighbours: a run of its own
+        ace_apart = (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1
         m = mine
         while m:
             # the lowest card of a run stands for the run: my cards with no card of
@@ -242,7 +313,10 @@ def _gen_moves(
             b = _top_bit(m & -m)
             run_top = b
             nb = b + 1
-            while nb < 15 and not (others >> nb) & 1:
+            end = 15
+            if ace_apart and b <= ACE_BIT:
+                end = ACE_BIT if b < ACE_BIT else ACE_BIT + 1
+            while nb < end and not (others >> nb) & 1:
                 if (mine >> nb) & 1:
                     run_top = nb
                 nb += 1
@@ -323,22 +397,6 @@ def _holder_of_top(st: np.ndarray, suit: int) -> int:
 
 
 @njit(cache=True)
-def _find(tt: np.ndarray, mv: np.ndarray, k: int, generation: int, bucket: int) -> int:
-    """The entry of the bucket holding the key at mv[k..k+5], or -1."""
-    for slot in (bucket, bucket + TT_ENTRY):
-        if tt[slot + 8] != generation:
-            continue
-        same = True
-        for i in range(6):
-            if tt[slot + i] != mv[k + i]:
-                same = False
-                break
-        if same:
-            return slot
-    return -1
-
-
-@njit(cache=True)
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
@@ -371,39 +429,108 @@ def _bit_of_rank(st: np.ndarray, suit: int, rel: int) -> int:
 
 
 @njit(cache=True)
-def _key(st: np.ndarray, key: np.ndarray, k: int) -> int:
-    """The relative-rank key of a trick boundary into key[k..k+5]; returns its slot."""
+def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
+    """The position's shape into key[k..k+3], the holders of each suit's cards in play
+    from the top into key[k+4..k+8] and their numbers into key[k+9..k+13]; returns the
+    shape's hash."""
     nseats = st[N_SEATS]
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for s in range(SUITS):
-        word = 0
-        union = 0
-        for seat in range(nseats):
-            union |= st[HANDS + seat * SUITS + s]
-        b = 14
-        while union and b >= 0:
-            if (union >> b) & 1:
-                owner = 0
-                for seat in range(nseats):
-                    if (st[HANDS + seat * SUITS + s] >> b) & 1:
-                        owner = seat
-                        break
-                word = (word << 3) | (owner + 1)
-                union &= ~(1 << b)
-            b -= 1
-        key[k + s] = word
-        h = (h ^ np.uint64(word)) * np.uint64(0x100000001B3)
-        h ^= h >> np.uint64(29)
+    for w in range(3):
+        key[k + w] = 0
+    for seat in range(nseats):
+        for s in range(SUITS):
+            n = _popcount(st[HANDS + seat * SUITS + s])
+            key[k + seat // 2] |= n << ((seat % 2) * 25 + s * 5)
     misc = st[TO_ACT] | (st[BROKEN] << 3)
     for s in range(4):
         if (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1:
             for seat in range(nseats):
                 if (st[HANDS + seat * SUITS + s] >> ACE_BIT) & 1:
                     misc |= 1 << (4 + s)
-    key[k + 5] = misc
-    h = (h ^ np.uint64(misc)) * np.uint64(0x100000001B3)
-    h ^= h >> np.uint64(31)
+    key[k + 3] = misc
+    exact = 0
+    for s in range(SUITS):
+        if (st[PARTIAL] >> s) & 1:
+            union = 0
+            for seat in range(nseats):
+                union |= st[HANDS + seat * SUITS + s]
+            exact = (exact << 15) | union
+    key[k + 4] = exact
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(SHAPE_WORDS):
+        h = (h ^ np.uint64(key[k + w])) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    for s in range(SUITS):
+        word = 0
+        count = 0
+        b = 14
+        while b >= 0:
+            for seat in range(nseats):
+                if (st[HANDS + seat * SUITS + s] >> b) & 1:
+                    word = (word << 3) | (seat + 1)
+                    count += 1
+                    break
+            b -= 1
+        key[k + OWNERS + s] = word
+        key[k + COUNTS + s] = count
     return int(h & np.uint64((1 << 40) - 1))
+
+
+@njit(cache=True)
+def _same_shape(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
+    for w in range(SHAPE_WORDS):  # noqa: SIM110 (a loop numba compiles; no generators)
+        if tt[slot + E_SHAPE + w] != key[k + w]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _holders_match(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
+    """Do the top k_s cards of each suit have the entry's holders?"""
+    ks = tt[slot + E_K]
+    for s in range(SUITS):
+        top = (ks >> (5 * s)) & 31
+        if top and (key[k + OWNERS + s] >> (3 * (key[k + COUNTS + s] - top))
+                    ) != tt[slot + E_OWNERS + s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
+             ks_out: np.ndarray, o: int) -> int:
+    """The k_s of a result depending on the ranks at mv[rel..rel+4] (thresholds), packed;
+    the holders of those top cards into ks_out[o..o+4]."""
+    packed = 0
+    for s in range(SUITS):
+        union = 0
+        for seat in range(st[N_SEATS]):
+            union |= st[HANDS + seat * SUITS + s]
+        t = min(mv[rel + s], st[FORCED + s])
+        top = _popcount(union >> t) if t < NO_RANK else 0
+        packed |= top << (5 * s)
+        ks_out[o + s] = key[k + OWNERS + s] >> (3 * (key[k + COUNTS + s] - top)) if top else 0
+    return packed
+
+
+@njit(cache=True)
+def _set_relevant_from_entry(st: np.ndarray, tt: np.ndarray, slot: int, mv: np.ndarray,
+                             rel: int) -> None:
+    """The ranks a table entry's result depends on, as thresholds of this position."""
+    ks = tt[slot + E_K]
+    for s in range(SUITS):
+        top = (ks >> (5 * s)) & 31
+        mv[rel + s] = _bit_of_rank(st, s, top - 1) if top else NO_RANK
+
+
+@njit(cache=True)
+def _stopper(st: np.ndarray, seat: int, s: int) -> int:
+    """The highest card of suit ``s`` not held by ``seat`` (its rank bit), NO_RANK if the
+    others hold none: ``seat``'s run from the top depends on the ranks down to it."""
+    others = 0
+    for o in range(st[N_SEATS]):
+        if o != seat:
+            others |= st[HANDS + o * SUITS + s]
+    return _top_bit(others) if others else NO_RANK
 
 
 @njit(cache=True)
@@ -476,17 +603,80 @@ def _quick_tricks(st: np.ndarray) -> int:
     return best
 
 
+@njit(cache=True)
+def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, rel: int,
+           result: bool, target: int, best: int, left: int) -> None:
+    """Keep a bound found at a trick boundary, for every position with its pattern."""
+    o = k + KEY_WORDS  # scratch: the next depth's table key is free now (none deeper runs)
+    packed = _pattern(st, mv, rel, mv, k, mv, o)
+    slot = _first(tt, chain)
+    while slot >= 0:
+        if _same_shape(tt, slot, mv, k) and tt[slot + E_K] == packed:
+            same = True
+            for x in range(SUITS):
+                if tt[slot + E_OWNERS + x] != mv[o + x]:
+                    same = False
+                    break
+            if same:
+                break
+        slot = tt[slot + E_NEXT]
+    if slot < 0:
+        pool = _pool(tt)
+        if pool + (tt[H_USED] + 1) * TT_ENTRY > len(tt):
+            _empty_table(tt, tt[H_GENERATION])  # full: start again
+        slot = pool + tt[H_USED] * TT_ENTRY
+        tt[H_USED] += 1
+        head = HEADS + 2 * chain
+        tt[slot + E_NEXT] = _first(tt, chain)
+        tt[head] = slot
+        tt[head + 1] = tt[H_EPOCH]
+        for w in range(SHAPE_WORDS):
+            tt[slot + E_SHAPE + w] = mv[k + w]
+        tt[slot + E_K] = packed
+        for x in range(SUITS):
+            tt[slot + E_OWNERS + x] = mv[o + x]
+        tt[slot + E_LOWER] = 0
+        tt[slot + E_UPPER] = left
+        tt[slot + E_LEFT] = left
+        tt[slot + E_BEST] = 0
+    if result:
+        if target > tt[slot + E_LOWER]:
+            tt[slot + E_LOWER] = target
+    elif target - 1 < tt[slot + E_UPPER]:
+        tt[slot + E_UPPER] = target - 1
+    if best >= 0:
+        s = best >> 6
+        rel_rank = _popcount(_suit_in_play(st, s) >> (((best >> 1) & 31) + 1))
+        tt[slot + E_BEST] = (s * 32 + rel_rank) * 2 + (best & 1) + 1
+
+
+@njit(cache=True)
+def _no_ranks(mv: np.ndarray, rel: int) -> None:
+    for s in range(SUITS):
+        mv[rel + s] = NO_RANK
+
+
+@njit(cache=True)
+def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
+    """The result rests on ``seat``'s runs from the top of the four suits."""
+    for s in range(4):
+        mv[rel + s] = min(mv[rel + s], _stopper(st, seat, s))
+
+
 @njit("boolean(int64[:], int64[:], int64[:], int64, int64)", cache=True)
 def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: int) -> bool:
-    """Do the maximizers get at least ``target`` counted tricks of those left?"""
+    """Do the maximizers get at least ``target`` counted tricks of those left? Also
+    writes, at mv[RELEVANT + depth * SUITS:], the ranks the answer depends on."""
     st[NODES] += 1
+    rel = RELEVANT + depth * SUITS
+    _no_ranks(mv, rel)
     if target <= 0:
         return True
     left = st[TRICKS_LEFT]
     if target > left:
         return False
     n = st[N_TRICK]
-    bucket = -1
+    chain = -1
     pref_suit = -1
     pref_bit = -1
     pref_low = 0
@@ -496,11 +686,15 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         if st[MAXIMIZERS] == st[COUNTED]:
             qt = _quick_tricks(st)
             if qt > 0:
-                if (st[MAXIMIZERS] >> st[TO_ACT]) & 1:
-                    if qt >= target:
-                        return True
-                elif left - qt < target:
-                    return False
+                leader = st[TO_ACT]
+                cut = qt >= target if (st[MAXIMIZERS] >> leader) & 1 else left - qt < target
+                if cut:
+                    # the leader's runs, or a partner's: the ranks down to each stopper
+                    side = (st[MAXIMIZERS] >> leader) & 1
+                    for p in range(st[N_SEATS]):
+                        if ((st[MAXIMIZERS] >> p) & 1) == side:
+                            _runs_matter(st, mv, rel, p)
+                    return (st[MAXIMIZERS] >> leader) & 1 == 1
             # each of the highest trumps held in one hand takes a trick when it is played
             trump = st[TRUMP]
             if trump >= 0:
@@ -509,25 +703,30 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                     run = _top_run(st, holder, trump)
                     if (st[MAXIMIZERS] >> holder) & 1:
                         if target <= run:
+                            mv[rel + trump] = _stopper(st, holder, trump)
                             return True
                     elif target > left - run:
+                        mv[rel + trump] = _stopper(st, holder, trump)
                         return False
-        # two entries per bucket: a position may sit in either
-        bucket = (_key(st, mv, k) & (len(tt) // (2 * TT_ENTRY) - 1)) * 2 * TT_ENTRY
+        chain = _shape(st, mv, k) & (_chains(tt) - 1)
         st[PROBES] += 1
-        slot = _find(tt, mv, k, st[GENERATION], bucket)
-        if slot >= 0:
-            if tt[slot + 6] >= target:
-                st[HITS] += 1
-                return True
-            if tt[slot + 7] < target:
-                st[HITS] += 1
-                return False
-            if tt[slot + 9] > 0:
-                pref = tt[slot + 9] - 1
-                pref_suit = pref >> 6
-                pref_low = pref & 1
-                pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
+        slot = _first(tt, chain)
+        while slot >= 0:
+            if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
+                if tt[slot + E_LOWER] >= target:
+                    st[HITS] += 1
+                    _set_relevant_from_entry(st, tt, slot, mv, rel)
+                    return True
+                if tt[slot + E_UPPER] < target:
+                    st[HITS] += 1
+                    _set_relevant_from_entry(st, tt, slot, mv, rel)
+                    return False
+                if tt[slot + E_BEST] > 0 and pref_suit < 0:
+                    pref = tt[slot + E_BEST] - 1
+                    pref_suit = pref >> 6
+                    pref_low = pref & 1
+                    pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
+            slot = tt[slot + E_NEXT]
     seat = st[TO_ACT]
     maximizing = (st[MAXIMIZERS] >> seat) & 1
     count = _gen_moves(st, seat, mv, at, pref_suit, pref_bit, pref_low)
@@ -538,11 +737,18 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     old_broken = st[BROKEN]
     trump = st[TRUMP]
     tsize = st[TRICK_SIZE]
+    child = rel + SUITS
     for i in range(count):
         code = mv[at + i]
         s = code >> 6
         bit = (code >> 1) & 31
         low = code & 1
+        # Does the card stand for a run (the next card above it in play is mine too)?
+        # Then the answer holds elsewhere only if those cards are a run there as well:
+        # its rank matters.
+        mine = st[base + s]
+        above = _suit_in_play(st, s) >> (bit + 1)
+        stands_for_run = above != 0 and (mine >> (bit + 1 + _top_bit(above & -above))) & 1
         st[base + s] &= ~(1 << bit)
         if n > 0:
             if old_led < 0:
@@ -558,7 +764,9 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         st[c + T_SEAT] = seat
         st[N_TRICK] = n + 1
         if n + 1 == tsize:
-            winner = st[trick_card(st, _trick_winner(st)) + T_SEAT]
+            wi = _trick_winner(st)
+            wc = trick_card(st, wi)
+            winner = st[wc + T_SEAT]
             gained = (st[COUNTED] >> winner) & 1
             saved_led = st[LED]
             st[N_TRICK] = 0
@@ -568,6 +776,14 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             r = _search(st, tt, mv, depth + 1, target - gained)
             st[TRICKS_LEFT] = left
             st[LED] = saved_led
+            st[N_TRICK] = n + 1
+            # the winning card's rank mattered if it beat another card of its suit
+            ws = st[wc + T_SUIT]
+            for j in range(tsize):
+                oc = trick_card(st, j)
+                if j != wi and st[oc + T_SUIT] == ws:
+                    mv[child + ws] = min(mv[child + ws], st[wc + T_BIT])
+                    break
         else:
             st[TO_ACT] = st[NEXT + seat]
             r = _search(st, tt, mv, depth + 1, target)
@@ -576,51 +792,29 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         st[LED] = old_led
         st[BROKEN] = old_broken
         st[base + s] |= 1 << bit
-        if maximizing and r:
-            result = True
+        if stands_for_run:
+            mv[child + s] = min(mv[child + s], bit)
+        if (maximizing and r) or (not maximizing and not r):
+            # a cut-off: this move alone decides, so only its ranks matter
+            result = bool(r)
             best = code
+            for x in range(SUITS):
+                mv[rel + x] = mv[child + x]
             mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
             break
-        if not maximizing and not r:
-            result = False
-            best = code
-            mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
-            break
-    if bucket >= 0:
-        # the entry may have been replaced meanwhile: find it again or take a victim,
-        # an empty entry or else the one with fewer tricks left (cheaper to search again)
-        slot = _find(tt, mv, k, st[GENERATION], bucket)
-        same = slot >= 0
-        if not same:
-            slot = bucket
-            other = bucket + TT_ENTRY
-            if tt[slot + 8] == st[GENERATION] and (
-                tt[other + 8] != st[GENERATION] or tt[other + 10] < tt[slot + 10]
-            ):
-                slot = other
-            for i in range(6):
-                tt[slot + i] = mv[k + i]
-            tt[slot + 6] = 0
-            tt[slot + 7] = left
-            tt[slot + 8] = st[GENERATION]
-            tt[slot + 10] = left
-        if result:
-            if target > tt[slot + 6]:
-                tt[slot + 6] = target
-        elif target - 1 < tt[slot + 7]:
-            tt[slot + 7] = target - 1
-        if best >= 0:
-            s = best >> 6
-            rel = _popcount(_suit_in_play(st, s) >> (((best >> 1) & 31) + 1))
-            tt[slot + 9] = (s * 32 + rel) * 2 + (best & 1) + 1
-        elif not same:
-            tt[slot + 9] = 0
+        # every move fails the same way: the answer rests on the ranks of each
+        for x in range(SUITS):
+            mv[rel + x] = min(mv[rel + x], mv[child + x])
+    if chain >= 0:
+        _store(st, tt, mv, k, chain, rel, result, target, best, left)
     return result
 
 
 @njit(cache=True)
 def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     """The counted tricks of those left, found by zero-window searches from a guess."""
+    if tt[H_GENERATION] != st[GENERATION]:
+        _empty_table(tt, st[GENERATION])
     lo = 0
     hi = st[TRICKS_LEFT]
     t = min(max(guess, lo + 1), hi)
@@ -638,4 +832,6 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
 @njit(cache=True)
 def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> bool:
     """One zero-window search: do the maximizers get at least ``target``?"""
+    if tt[H_GENERATION] != st[GENERATION]:
+        _empty_table(tt, st[GENERATION])
     return _search(st, tt, mv, 0, target)

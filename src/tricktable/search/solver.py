@@ -126,7 +126,35 @@ class Solver:
         )):
             for s, m in enumerate(_per_suit(order, mask)):
                 st[k.RULES + r * 5 + s] = m
-        setting = (order, rules, pos.next_seat, pos.trick_size, counted, maximizers)
+        # Ranks a stored result always depends on (see kernel.FORCED): all of a suit's
+        # when a rule tells its cards apart by rank, and the ace where it may be called low.
+        in_play = [0] * 5
+        for seat in range(n):
+            for s in range(5):
+                in_play[s] |= st[k.HANDS + seat * 5 + s]
+        for i in range(len(pos.trick)):
+            at = k.TRICK_CARDS + (pos.tricks_left * k.MAX_SEATS + i) * 4
+            in_play[st[at + k.T_SUIT]] |= 1 << st[at + k.T_BIT]
+        # A stored result is reused in any position of the same setting with the same
+        # shape and top cards, so the setting also says how each rule treats each suit's
+        # cards in play: none, all, or some (then the very cards go into the key).
+        treatment = []
+        partial = 0
+        for s in range(5):
+            forced = k.NO_RANK
+            for r in range(4):
+                m = st[k.RULES + r * 5 + s] & in_play[s]
+                if m and m != in_play[s]:
+                    forced = 0
+                    partial |= 1 << s
+                treatment.append(0 if not m else 1 if m == in_play[s] else 2)
+            if st[k.RULES + k.R_ACE_LOW * 5 + s] >> k.ACE_BIT & 1:
+                forced = min(forced, k.ACE_BIT)
+            st[k.FORCED + s] = forced
+        st[k.PARTIAL] = partial
+        setting = (
+            order, rules, pos.next_seat, pos.trick_size, counted, maximizers, tuple(treatment)
+        )
         if setting != self._setting:
             self._setting = setting
             self._generation += 1
