@@ -146,7 +146,7 @@ def _first(tt: np.ndarray, chain: int) -> int:
     head = HEADS + 2 * chain
     if tt[head + 1] != tt[H_EPOCH]:
         return -1
-    return tt[head]
+    return int(tt[head])
 
 
 HISTORY = MAX_DEPTH * STRIDE  # per seat, place in the trick, suit and rank: cut-offs made
@@ -694,7 +694,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                     for p in range(st[N_SEATS]):
                         if ((st[MAXIMIZERS] >> p) & 1) == side:
                             _runs_matter(st, mv, rel, p)
-                    return (st[MAXIMIZERS] >> leader) & 1 == 1
+                    return bool((st[MAXIMIZERS] >> leader) & 1)
             # each of the highest trumps held in one hand takes a trick when it is played
             trump = st[TRUMP]
             if trump >= 0:
