@@ -349,7 +349,9 @@ class Game(TrickPlay):
         phase = state.phase
         if phase is _PLAY:
             seat = state.to_act
-            mask = state._legal_plays or self._remember_plays(state)
+            mask = state._legal_plays
+            if not mask:
+                mask = state._legal_plays = self.legal_plays(state)
             listed = _PLAY_LISTS.get(mask << 3 | seat)
             if listed is None:
                 listed = _play_list(seat, mask)

@@ -89,6 +89,7 @@ def trick_card(st: np.ndarray, i: int) -> int:
 # again, as DDS does.
 TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
 TT_ENTRY = 16
+TT_MIN_LEFT = 2  # positions with fewer tricks left are searched again rather than looked up
 SHAPE_WORDS = 5
 E_SHAPE = 0  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
 # broken and aces out (1), the very cards in play of suits a rule tells apart by rank (1)
@@ -430,9 +431,9 @@ def _bit_of_rank(st: np.ndarray, suit: int, rel: int) -> int:
 
 @njit(cache=True)
 def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
-    """The position's shape into key[k..k+3], the holders of each suit's cards in play
-    from the top into key[k+4..k+8] and their numbers into key[k+9..k+13]; returns the
-    shape's hash."""
+    """The position's shape into key[k:k + SHAPE_WORDS], the holders of each suit's cards
+    in play from the top into key[k + OWNERS:] and their numbers into key[k + COUNTS:];
+    returns the shape's hash."""
     nseats = st[N_SEATS]
     for w in range(3):
         key[k + w] = 0
@@ -462,14 +463,17 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     for s in range(SUITS):
         word = 0
         count = 0
-        b = 14
-        while b >= 0:
+        union = 0
+        for seat in range(nseats):
+            union |= st[HANDS + seat * SUITS + s]
+        while union:
+            b = _top_bit(union)
+            union &= ~(1 << b)
             for seat in range(nseats):
                 if (st[HANDS + seat * SUITS + s] >> b) & 1:
                     word = (word << 3) | (seat + 1)
                     count += 1
                     break
-            b -= 1
         key[k + OWNERS + s] = word
         key[k + COUNTS + s] = count
     return int(h & np.uint64((1 << 40) - 1))
@@ -708,6 +712,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                     elif target > left - run:
                         mv[rel + trump] = _stopper(st, holder, trump)
                         return False
+    if n == 0 and left >= TT_MIN_LEFT:
         chain = _shape(st, mv, k) & (_chains(tt) - 1)
         st[PROBES] += 1
         slot = _first(tt, chain)
