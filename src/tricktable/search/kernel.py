@@ -686,32 +686,31 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     pref_low = 0
     at = depth * STRIDE
     k = at + 2 * MAX_MOVES + SUITS  # this depth's table key
-    if n == 0:
-        if st[MAXIMIZERS] == st[COUNTED]:
-            qt = _quick_tricks(st)
-            if qt > 0:
-                leader = st[TO_ACT]
-                cut = qt >= target if (st[MAXIMIZERS] >> leader) & 1 else left - qt < target
-                if cut:
-                    # the leader's runs, or a partner's: the ranks down to each stopper
-                    side = (st[MAXIMIZERS] >> leader) & 1
-                    for p in range(st[N_SEATS]):
-                        if ((st[MAXIMIZERS] >> p) & 1) == side:
-                            _runs_matter(st, mv, rel, p)
-                    return bool((st[MAXIMIZERS] >> leader) & 1)
-            # each of the highest trumps held in one hand takes a trick when it is played
-            trump = st[TRUMP]
-            if trump >= 0:
-                holder = _holder_of_top(st, trump)
-                if holder >= 0:
-                    run = _top_run(st, holder, trump)
-                    if (st[MAXIMIZERS] >> holder) & 1:
-                        if target <= run:
-                            mv[rel + trump] = _stopper(st, holder, trump)
-                            return True
-                    elif target > left - run:
+    if n == 0 and st[MAXIMIZERS] == st[COUNTED]:
+        qt = _quick_tricks(st)
+        if qt > 0:
+            leader = st[TO_ACT]
+            cut = qt >= target if (st[MAXIMIZERS] >> leader) & 1 else left - qt < target
+            if cut:
+                # the leader's runs, or a partner's: the ranks down to each stopper
+                side = (st[MAXIMIZERS] >> leader) & 1
+                for p in range(st[N_SEATS]):
+                    if ((st[MAXIMIZERS] >> p) & 1) == side:
+                        _runs_matter(st, mv, rel, p)
+                return bool((st[MAXIMIZERS] >> leader) & 1)
+        # each of the highest trumps held in one hand takes a trick when it is played
+        trump = st[TRUMP]
+        if trump >= 0:
+            holder = _holder_of_top(st, trump)
+            if holder >= 0:
+                run = _top_run(st, holder, trump)
+                if (st[MAXIMIZERS] >> holder) & 1:
+                    if target <= run:
                         mv[rel + trump] = _stopper(st, holder, trump)
-                        return False
+                        return True
+                elif target > left - run:
+                    mv[rel + trump] = _stopper(st, holder, trump)
+                    return False
     if n == 0 and left >= TT_MIN_LEFT:
         chain = _shape(st, mv, k) & (_chains(tt) - 1)
         st[PROBES] += 1
