@@ -277,6 +277,10 @@ def test_the_games_and_bots_a_client_can_offer(tmp_path: Path) -> None:
         assert any(o["name"] == "players" and o["choices"] for o in threeb["options"])
         for g in games.values():
             assert all(o["doc"] for o in g["options"])
+        # the lobby seats each game's default opponent
+        assert games["dummy-hand-spades"]["default_bot"] == "montecarlo"
+        assert games["spades"]["default_bot"] == "rules"
+        assert {g["default_bot"] for g in games.values()} <= {b["bot"] for b in body["bots"]}
 
 
 def test_serve_refuses_an_unusable_database_or_address_in_one_line(tmp_path: Path) -> None:

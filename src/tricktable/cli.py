@@ -181,8 +181,10 @@ def play_command(
     bots: Annotated[
         str | None,
         typer.Option(
-            "--bots", help="The bots: one name for all (rules, random), or one per other "
-            "player in seat order, e.g. rules,random,rules.",
+            "--bots", help="The bots: one name for all (rules, random, montecarlo), or one "
+            "per other player in seat order, e.g. rules,random,rules (default: montecarlo in "
+            "Dummy Hand Spades and Double Dummy Whist, where it plays measurably better, "
+            "rules elsewhere).",
         ),
     ] = None,
     seed: Annotated[
@@ -212,6 +214,7 @@ def play_command(
     'save [FILE]' writes a copy, 'quit' leaves. The game is saved as you play, in a file
     named when it starts; 'tricktable play --resume' carries on the last one.
     """
+    from .play.opponents import default_opponent
     from .play.paths import saved_games_dir
     from .play.terminal import (
         QuitGame,
@@ -250,7 +253,8 @@ def play_command(
                 fail("name a game to play (see 'tricktable games'), or --resume [FILE]")
             game = _make_game(game_name, option or [])
             session = new_game(
-                game, 0 if seat is None else seat, bots or "rules", seed_value, console, read,
+                game, 0 if seat is None else seat, bots or default_opponent(game.name),
+                seed_value, console, read,
                 autosave_dir=None if no_save else saved_games_dir(),
             )
     except (TricktableError, ValueError) as e:

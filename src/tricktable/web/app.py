@@ -21,6 +21,7 @@ from ..bots import bot_class, bot_names
 from ..engine.errors import OptionError, RecordError
 from ..engine.game import game_class, game_names
 from ..engine.records import MAX_RECORD_BYTES, loads_record
+from ..play.opponents import default_opponent
 from . import protocol
 from .protocol import ProtocolError, RateLimit, parse_client_message
 from .replay import replay_frames
@@ -198,6 +199,7 @@ def create_app(
                 needs = str(e)
             out.append({
                 "game": name, "title": cls.title, "seats": seats,
+                "default_bot": default_opponent(name),
                 "player_seats": player_seats, "needs": needs,
                 "options": [
                     {"name": o.name, "type": o.type, "default": o.default, "doc": o.doc,

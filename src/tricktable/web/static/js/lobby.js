@@ -86,7 +86,9 @@ function drawSeats() {
     const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
     select.append(el("option", { value: "person" }, s === 0 ? "you" : "a person (invite link)"));
     for (const b of catalogue.bots) select.append(el("option", { value: b.bot }, `bot: ${b.bot}`));
-    select.value = s === 0 ? "person" : (catalogue.bots.find((b) => b.bot === "rules") ? "rules" : catalogue.bots[0].bot);
+    // the game's default opponent (the strongest bot measured for it), else rules
+    const preferred = [game.default_bot, "rules"].find((name) => catalogue.bots.some((b) => b.bot === name));
+    select.value = s === 0 ? "person" : (preferred || catalogue.bots[0].bot);
     box.append(el("label", { class: "seat-choice" }, `Seat ${s} `, select));
   }
   box.append(el("p", { class: "help" }, catalogue.bots.map((b) => `${b.bot}: ${b.description}`).join(" · ")));
