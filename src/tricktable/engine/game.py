@@ -39,6 +39,7 @@ _BETWEEN_HANDS = (Phase.DEAL, Phase.SCORING)
 # class goes through EnumType's slow attribute look-up (~150 ns in Python 3.11).
 _PLAY = Phase.PLAY
 _GAME_OVER = Phase.GAME_OVER
+_ENDED = (Phase.DEAL, Phase.SCORING, Phase.GAME_OVER)
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -363,6 +364,39 @@ class Game(TrickPlay):
         if others is None:
             others = state._legal_other = tuple(self.phase_legal_actions(state))
         return list(others)
+
+    def legal_mask(self, state: State) -> CardSet:
+        """The cards the seat to act may play now, as a bitmask (0 outside the play of the
+        cards): what ``legal_actions`` lists as plain plays, without making the list."""
+        if state.phase is not _PLAY:
+            return 0
+        mask = state._legal_plays
+        if not mask:
+            mask = state._legal_plays = self.legal_plays(state)
+        return mask
+
+    def random_playout(self, state: State, rng: random.Random) -> None:
+        """Finish the hand in progress with uniformly random legal actions: the choice
+        ``rng.choice(legal_actions(state))`` would make at every step, for a search's
+        playouts. Card plays are drawn from the legal mask and applied without making a
+        list or checking them again (they are legal by construction); anything else
+        (bids, calls, a game with choices beside plain plays) goes through ``step``."""
+        hand = state.hand_number
+        plain = self._plain_plays and not self.has_extra_play_actions
+        while state.hand_number == hand and state.phase not in _ENDED:
+            if plain and state.phase is _PLAY:
+                seat = state.to_act
+                mask = state._legal_plays or self.legal_plays(state)
+                for _ in range(rng.randrange(mask.bit_count())):
+                    mask &= mask - 1  # drop the lowest card: the k-th card is drawn
+                card = (mask & -mask).bit_length() - 1
+                state.actions.append(PLAYS_BY_SEAT[seat][card])
+                state._legal_plays = 0
+                self.play_card(state, seat, card)
+                state._legal_plays = 0
+                state._legal_other = None
+            else:
+                step(state, rng.choice(self.legal_actions(state)))
 
     def phase_legal_actions(self, state: State) -> list[Action]:
         """Legal actions outside the play of the cards (bids, passes, exchanges, ...)."""

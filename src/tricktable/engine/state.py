@@ -202,21 +202,41 @@ class State:
 
 
 _IMMUTABLE = (int, float, str, bool, bytes, type(None), enum.Enum, Trick, HandLog)
+_SHARED_TYPES: dict[type, bool] = {}
+"""Per type, whether its values are immutable and may be shared by copies (worked out once
+per type: a search copies states thousands of times a second)."""
+
+
+def _shared(kind: type) -> bool:
+    known = _SHARED_TYPES.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = _SHARED_TYPES[kind] = (
+            issubclass(kind, _IMMUTABLE)
+            or issubclass(kind, CardOrder)
+            or (params is not None and params.frozen and not issubclass(kind, HandResult))
+        )
+    return known
 
 
 def independent(value: Any) -> Any:
     """A copy of ``value`` sharing nothing mutable with it. Values known to be immutable
     (numbers, texts, enums, actions, tricks, card orders) are shared as they are:
     copying them would only cost time."""
-    if isinstance(value, _IMMUTABLE) or _is_frozen_value(value):
+    kind = type(value)
+    if _shared(kind):
         return value
-    if type(value) is list:
+    if kind is list:
+        if all(_shared(type(v)) for v in value):
+            return value[:]
         return [independent(v) for v in value]
-    if type(value) is tuple:
+    if kind is tuple:
+        if all(_shared(type(v)) for v in value):
+            return value
         return tuple(independent(v) for v in value)
-    if type(value) is dict:
+    if kind is dict:
         return {k: independent(v) for k, v in value.items()}
-    if type(value) is set:
+    if kind is set:
         return set(value)
     if isinstance(value, HandResult):
         return HandResult(
@@ -224,12 +244,3 @@ def independent(value: Any) -> Any:
             value.lines,
         )
     return copy.deepcopy(value)
-
-
-def _is_frozen_value(value: Any) -> bool:
-    """Actions and card orders: immutable once made. (A frozen HandResult still holds
-    mutable mappings.)"""
-    params = getattr(type(value), "__dataclass_params__", None)
-    if params is not None and params.frozen and not isinstance(value, HandResult):
-        return True
-    return isinstance(value, CardOrder)

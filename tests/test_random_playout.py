@@ -1,0 +1,63 @@
+"""The batch playout (``Game.random_playout``) and ``legal_mask``: every game's hand
+finished by it is a legal hand (its record replays), cards are conserved, it draws each
+legal card as often as a random choice from ``legal_actions`` would, and the mask is the
+legal plays' cards."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from harness import check_conservation
+from tricktable import Phase, make_game, step
+from tricktable.engine.actions import Play
+from tricktable.engine.records import record_from_state, replay, summary
+
+GAMES = [
+    ("spades", {}), ("dummy-hand-spades", {"peek": "flip-2"}), ("3b-spades", {"players": 4}),
+    ("dummy-whist", {"jokers": True}), ("double-dummy-whist", {}), ("paperless-spades", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_playout_finishes_the_hand_legally(name: str, options: dict[str, object]) -> None:
+    game = make_game(name, options)
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_game()
+        step(state, game.random_deal(state, rng))
+        for _ in range(rng.randrange(30)):  # somewhere into the hand
+            legal = game.legal_actions(state)
+            if not legal:
+                break
+            step(state, rng.choice(legal))
+            if state.phase is Phase.PLAY:
+                plays = {a.card for a in game.legal_actions(state) if isinstance(a, Play)}
+                assert sum(1 << c for c in plays) == game.legal_mask(state)
+        hand = state.hand_number
+        game.random_playout(state, rng)
+        assert state.phase in (Phase.SCORING, Phase.GAME_OVER) and state.hand_number == hand
+        check_conservation(game, state)
+        assert summary(replay(record_from_state(state))) == summary(state)
+        assert game.legal_mask(state) == 0
+
+
+def test_cards_are_drawn_uniformly_from_the_legal_ones() -> None:
+    game = make_game("spades")
+    rng = random.Random(4)
+    state = game.new_game()
+    step(state, game.random_deal(state, rng))
+    while state.phase is not Phase.PLAY:
+        step(state, game.legal_actions(state)[0])
+    legal = [a.card for a in game.legal_actions(state)]
+    first: Counter[int] = Counter()
+    for seed in range(4000):
+        copy = state.copy()
+        before = len(copy.actions)
+        game.random_playout(copy, random.Random(seed))
+        first[copy.actions[before].card] += 1  # type: ignore[attr-defined]
+    assert set(first) == set(legal)
+    expected = 4000 / len(legal)
+    assert all(abs(n - expected) < 0.25 * expected for n in first.values()), first
