@@ -65,6 +65,24 @@ def tricktable_runner() -> Runner:
     return run
 
 
+def tricktable_batch_runner() -> Runner:
+    """The same hands, the card play by ``Game.random_playout`` (cards drawn from the legal
+    mask, no action lists, no second check): what a search's playouts pay. The deal and
+    the bids still go through ``step``."""
+    game = make_game("spades")
+
+    def run(hands: int, rng: random.Random) -> int:
+        actions = 0
+        for _ in range(hands):
+            state = game.new_game()
+            step(state, game.random_deal(state, rng))
+            game.random_playout(state, rng)
+            actions += 1 + len(state.past_hands[-1].actions)
+        return actions
+
+    return run
+
+
 def openspiel_runner(chance_by_legal_actions: bool = False) -> Runner | None:
     try:
         import pyspiel  # type: ignore[import-not-found,unused-ignore]
@@ -143,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--hands and --rounds must be at least 1")
 
     pinned = pin_to_one_core()
-    runners: dict[str, Runner] = {"tricktable": tricktable_runner()}
+    runners: dict[str, Runner] = {
+        "tricktable": tricktable_runner(),
+        "tricktable (random_playout)": tricktable_batch_runner(),
+    }
     openspiel = openspiel_runner()
     openspiel_fast = openspiel_runner(chance_by_legal_actions=True)
     if openspiel is not None and openspiel_fast is not None:
@@ -153,10 +174,13 @@ def main(argv: list[str] | None = None) -> int:
 
     ratio: float | None = None
     ratio_fast: float | None = None
+    ratio_batch: float | None = None
     if "openspiel" in results:
         ours = results["tricktable"]["hands_per_s"]
+        fastest = results["openspiel (deal by legal_actions)"]["hands_per_s"]
         ratio = ours / results["openspiel"]["hands_per_s"]
-        ratio_fast = ours / results["openspiel (deal by legal_actions)"]["hands_per_s"]
+        ratio_fast = ours / fastest
+        ratio_batch = results["tricktable (random_playout)"]["hands_per_s"] / fastest
 
     if args.json:
         report = {
@@ -170,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             "results": results,
             "ratio": None if ratio_fast is None else round(ratio_fast, 2),
             "ratio_vs_deal_by_chance_outcomes": None if ratio is None else round(ratio, 2),
+            "ratio_random_playout": None if ratio_batch is None else round(ratio_batch, 2),
         }
         print(json.dumps(report, indent=1))
         return 0
@@ -196,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         print("OpenSpiel (pyspiel) is not installed: no ratio.")
         print("ratio: n/a")
         return 1
+    print(f"ratio of random_playout (batch card play) against OpenSpiel's fastest: "
+          f"{ratio_batch:.2f}")
     print(f"ratio against OpenSpiel dealing by chance_outcomes: {ratio:.2f}")
     print(f"ratio: {ratio_fast:.2f}")
     return 0
