@@ -155,10 +155,14 @@ HISTORY_SIZE = MAX_SEATS * MAX_SEATS * SUITS * 16
 # Per depth, per suit: the lowest rank bit the result just found depends on (NO_RANK:
 # none). Each search writes its own at its depth before returning; its caller merges.
 RELEVANT = HISTORY + HISTORY_SIZE
+# Statistics of move ordering: cut-offs by the first move, by a later one, and nodes
+# where every move had to be searched (with how many moves they had).
+STATS = RELEVANT + (MAX_DEPTH + 1) * SUITS
+S_FIRST_CUT, S_LATE_CUT, S_ALL_NODES, S_ALL_MOVES = 0, 1, 2, 3
 
 
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(RELEVANT + (MAX_DEPTH + 1) * SUITS, dtype=np.int64)
+    return np.zeros(STATS + 4, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -802,6 +806,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             # a cut-off: this move alone decides, so only its ranks matter
             result = bool(r)
             best = code
+            mv[STATS + (S_FIRST_CUT if i == 0 else S_LATE_CUT)] += 1
             for x in range(SUITS):
                 mv[rel + x] = mv[child + x]
             mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
@@ -809,6 +814,9 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         # every move fails the same way: the answer rests on the ranks of each
         for x in range(SUITS):
             mv[rel + x] = min(mv[rel + x], mv[child + x])
+    if best < 0:
+        mv[STATS + S_ALL_NODES] += 1
+        mv[STATS + S_ALL_MOVES] += count
     if chain >= 0:
         _store(st, tt, mv, k, chain, rel, result, target, best, left)
     return result
