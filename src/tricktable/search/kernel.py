@@ -89,6 +89,8 @@ def trick_card(st: np.ndarray, i: int) -> int:
 # again, as DDS does.
 TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
 TT_ENTRY = 16
+ALWAYS_TOP = 2  # every entry keeps the holders of at least this many top cards per suit
+CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
 TT_MIN_LEFT = 2  # positions with fewer tricks left are searched again rather than looked up
 SHAPE_WORDS = 5
 E_SHAPE = 0  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
@@ -108,6 +110,7 @@ ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
 HSCALE = 4
 HCAP = 400
+RUN = 512  # in a move's code: the card stands for a run of several
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
 MAX_DEPTH = 18 * 6 + 1
 # per depth of the search: moves, their scores, the playable sets, then the position's
@@ -159,14 +162,22 @@ RELEVANT = HISTORY + HISTORY_SIZE
 # where every move had to be searched (with how many moves they had).
 STATS = RELEVANT + (MAX_DEPTH + 1) * SUITS
 S_FIRST_CUT, S_LATE_CUT, S_ALL_NODES, S_ALL_MOVES = 0, 1, 2, 3
+S_WALKED = 4  # table entries looked at in look-ups
 
 
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(STATS + 4, dtype=np.int64)
+    return np.zeros(STATS + 5, dtype=np.int64)
+
+
+# Card sets of one suit are 15-bit masks: their counts and highest bits come from tables.
+_POP15 = np.array([bin(i).count("1") for i in range(1 << 15)], dtype=np.int8)
+_TOP15 = np.array([i.bit_length() - 1 for i in range(1 << 15)], dtype=np.int8)
 
 
 @njit(cache=True)
 def _popcount(x: int) -> int:
+    if 0 <= x < 32768:
+        return int(_POP15[x])
     n = 0
     while x:
         x &= x - 1
@@ -176,6 +187,8 @@ def _popcount(x: int) -> int:
 
 @njit(cache=True)
 def _top_bit(x: int) -> int:
+    if 0 <= x < 32768:
+        return int(_TOP15[x])
     b = -1
     while x:
         x >>= 1
@@ -264,7 +277,8 @@ def _gen_moves(
     st: np.ndarray, seat: int, mv: np.ndarray, at: int, pref_suit: int, pref_bit: int,
     pref_low: int,
 ) -> int:
-    """Write the moves of ``seat`` at mv[at:] (encoded suit * 64 + bit * 2 + low), best
+    """Write the moves of ``seat`` at mv[at:] (encoded suit * 64 + bit * 2 + low, plus
+    RUN when the card stands for a run of several), best
     first by a heuristic score kept at mv[at + MAX_MOVES:]; returns how many."""
     al = at + 2 * MAX_MOVES
     _allowed(st, seat, mv, al)
@@ -370,7 +384,7 @@ def _gen_moves(
                         sc = 30 - bit - (25 if s == trump else 0) + length
                 if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
                     sc += 100000  # the best move here last time (transposition table)
-                mv[at + count] = s * 64 + bit * 2 + low
+                mv[at + count] = s * 64 + bit * 2 + low + (RUN if run_top > b else 0)
                 h = mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit]
                 mv[score_at + count] = sc * HSCALE + min(h, HCAP)
                 count += 1
@@ -460,10 +474,6 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
                 union |= st[HANDS + seat * SUITS + s]
             exact = (exact << 15) | union
     key[k + 4] = exact
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for w in range(SHAPE_WORDS):
-        h = (h ^ np.uint64(key[k + w])) * np.uint64(0x100000001B3)
-        h ^= h >> np.uint64(29)
     for s in range(SUITS):
         word = 0
         count = 0
@@ -480,6 +490,17 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
                     break
         key[k + OWNERS + s] = word
         key[k + COUNTS + s] = count
+    # the chain: the shape and the holders of each suit's top cards that every entry
+    # keeps (ALWAYS_TOP), so that a chain holds few patterns
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(SHAPE_WORDS):
+        h = (h ^ np.uint64(key[k + w])) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    for s in range(SUITS):
+        count = key[k + COUNTS + s]
+        top = key[k + OWNERS + s] >> (3 * (count - min(ALWAYS_TOP, count)))
+        h = (h ^ np.uint64(top)) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(31)
     return int(h & np.uint64((1 << 40) - 1))
 
 
@@ -515,6 +536,7 @@ def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
             union |= st[HANDS + seat * SUITS + s]
         t = min(mv[rel + s], st[FORCED + s])
         top = _popcount(union >> t) if t < NO_RANK else 0
+        top = max(top, min(ALWAYS_TOP, key[k + COUNTS + s]))
         packed |= top << (5 * s)
         ks_out[o + s] = key[k + OWNERS + s] >> (3 * (key[k + COUNTS + s] - top)) if top else 0
     return packed
@@ -618,17 +640,20 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     o = k + KEY_WORDS  # scratch: the next depth's table key is free now (none deeper runs)
     packed = _pattern(st, mv, rel, mv, k, mv, o)
     slot = _first(tt, chain)
-    while slot >= 0:
+    walked = 0
+    found = False
+    while slot >= 0 and walked < CHAIN_WALK:
+        walked += 1
         if _same_shape(tt, slot, mv, k) and tt[slot + E_K] == packed:
-            same = True
+            found = True
             for x in range(SUITS):
                 if tt[slot + E_OWNERS + x] != mv[o + x]:
-                    same = False
+                    found = False
                     break
-            if same:
+            if found:
                 break
         slot = tt[slot + E_NEXT]
-    if slot < 0:
+    if not found:
         pool = _pool(tt)
         if pool + (tt[H_USED] + 1) * TT_ENTRY > len(tt):
             _empty_table(tt, tt[H_GENERATION])  # full: start again
@@ -653,7 +678,7 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     elif target - 1 < tt[slot + E_UPPER]:
         tt[slot + E_UPPER] = target - 1
     if best >= 0:
-        s = best >> 6
+        s = (best >> 6) & 7
         rel_rank = _popcount(_suit_in_play(st, s) >> (((best >> 1) & 31) + 1))
         tt[slot + E_BEST] = (s * 32 + rel_rank) * 2 + (best & 1) + 1
 
@@ -719,7 +744,10 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         chain = _shape(st, mv, k) & (_chains(tt) - 1)
         st[PROBES] += 1
         slot = _first(tt, chain)
-        while slot >= 0:
+        walked = 0
+        while slot >= 0 and walked < CHAIN_WALK:
+            walked += 1
+            mv[STATS + S_WALKED] += 1
             if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
                 if tt[slot + E_LOWER] >= target:
                     st[HITS] += 1
@@ -748,15 +776,12 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     child = rel + SUITS
     for i in range(count):
         code = mv[at + i]
-        s = code >> 6
+        s = (code >> 6) & 7
         bit = (code >> 1) & 31
         low = code & 1
-        # Does the card stand for a run (the next card above it in play is mine too)?
-        # Then the answer holds elsewhere only if those cards are a run there as well:
-        # its rank matters.
-        mine = st[base + s]
-        above = _suit_in_play(st, s) >> (bit + 1)
-        stands_for_run = above != 0 and (mine >> (bit + 1 + _top_bit(above & -above))) & 1
+        # A card standing for a run: the answer holds elsewhere only if those cards are
+        # a run there as well, so its rank matters.
+        stands_for_run = code & RUN
         st[base + s] &= ~(1 << bit)
         if n > 0:
             if old_led < 0:
