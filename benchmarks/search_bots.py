@@ -6,7 +6,8 @@ bot everywhere else, and once with rules bots everywhere; the difference in that
 hand score is the search bot's gain on those cards. Reported per game: mean gain per hand
 with a 95% interval, and the search bot's decision times (p50, p95, max).
 
-    .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--png out.png]
+    .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
+        [--png out.png]
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rich.table import Table as RichTable
 
 import tricktable.play  # noqa: F401  (registers the search bots)
 from tricktable import make_game
-from tricktable.bots import make_bot
+from tricktable.bots import DEFAULT_THINK, make_bot
 from tricktable.play.table import Table
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
@@ -60,12 +61,13 @@ class Timed:
 
 
 def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[int],
-               bot: str, times: list[float], side_seat: int) -> float:
+               bot: str, times: list[float], side_seat: int,
+               think: float | None = None) -> float:
     game = make_game(name, options)
     agents: dict[int, Any] = {}
     for s in game.player_seats:
         if s in search_seats:
-            agents[s] = Timed(make_bot(bot, game, s, seed), times)
+            agents[s] = Timed(make_bot(bot, game, s, seed, think), times)
         else:
             agents[s] = make_bot("rules", game, s, seed)
     table = Table(game, agents, seed)
@@ -94,6 +96,8 @@ def main() -> None:
     ap.add_argument("--bot", default="montecarlo")
     ap.add_argument("--games", default="", help="comma-separated game names (default: all)")
     ap.add_argument("--png", type=Path, help="write a chart of the gains")
+    ap.add_argument("--think", type=float, default=DEFAULT_THINK,
+                    help="the search bot's seconds per decision (0: its fixed search)")
     args = ap.parse_args()
     console = Console()
     rows = []
@@ -105,14 +109,16 @@ def main() -> None:
         for seed in track(range(args.deals), description=label, console=console):
             for side in sides(name, options):
                 seat = min(side)
-                with_bot = hand_score(name, options, seed, side, args.bot, times, seat)
+                with_bot = hand_score(name, options, seed, side, args.bot, times, seat,
+                                      args.think or None)
                 without = hand_score(name, options, seed, set(), args.bot, [], seat)
                 gains.append(with_bot - without)
         mean = statistics.fmean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
                      quantile_ms(times, 0.95), quantile_ms(times, 1.0)))
-    table = RichTable(title=f"{args.bot} against rules: duplicate single hands")
+    thinking = f"thinking {args.think} s" if args.think else "fixed search"
+    table = RichTable(title=f"{args.bot} ({thinking}) against rules: duplicate single hands")
     for col in ("game", "hands", "gain per hand (95% CI)", "p50 ms", "p95 ms", "max ms"):
         table.add_column(col)
     for label, n, mean, half, p50, p95, mx in rows:

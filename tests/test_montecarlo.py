@@ -12,6 +12,7 @@ import pytest
 
 from tricktable import make_game
 from tricktable.bots import make_bot
+from tricktable.engine.errors import OptionError
 from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
 from tricktable.play.table import Table
@@ -131,3 +132,40 @@ def test_values_are_kept_for_hints(monkeypatch: pytest.MonkeyPatch) -> None:
             assert bot.last_values[str(choice)] == max(bot.last_values.values())
             return
     pytest.fail("no position with three choices")
+
+
+def _card_position(game: Game, seed: int, at_least: int = 3) -> tuple[State, int]:
+    for state, seat in play_positions(game, seed):
+        if len(game.observe(state, seat).legal) >= at_least:
+            return state, seat
+    pytest.fail("no position with enough choices")
+
+
+def test_without_thinking_time_the_bot_samples_its_fixed_worlds() -> None:
+    game = make_game("spades", {})
+    state, seat = _card_position(game, 2)
+    bot = make_bot("montecarlo", game, seat, 1)
+    assert isinstance(bot, MonteCarloBot) and bot.think is None
+    obs = game.observe(state, seat)
+    bot.choose(obs, list(obs.legal))
+    assert bot.last_worlds == MonteCarloBot.worlds
+
+
+def test_a_thinking_time_bounds_the_worlds_sampled() -> None:
+    """With a time the bot samples worlds while another fits: with almost none, one world
+    (it always looks at one)."""
+    game = make_game("spades", {})
+    state, seat = _card_position(game, 2)
+    obs = game.observe(state, seat)
+    hurried = make_bot("montecarlo", game, seat, 1, think=1e-9)
+    choice = hurried.choose(obs, list(obs.legal))
+    assert choice in obs.legal
+    assert isinstance(hurried, MonteCarloBot) and hurried.last_worlds == 1
+    assert hurried.last_values  # the hint's values come from that one world
+
+
+def test_a_thinking_time_must_be_positive() -> None:
+    game = make_game("spades", {})
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(OptionError, match="thinking time"):
+            make_bot("montecarlo", game, 0, 1, think=bad)

@@ -66,3 +66,19 @@ def test_hint_for_a_card_gives_each_cards_worth(tmp_path: Path) -> None:
     text = " ".join(done.stdout.split())  # the terminal wraps long lines
     assert "Hint: the montecarlo bot would play" in text
     assert "Mean score of this hand for your side" in text
+
+
+def test_think_zero_gives_the_fixed_search(tmp_path: Path) -> None:
+    """``--think 0``: the search bots search a fixed amount (their choices follow from the
+    seed alone); the hint says over how many deals it looked."""
+    done = cli("play", "spades", "--seed", "1", "--think", "0", data=tmp_path,
+               stdin="bid 3\nhint\nquit\n")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "over 12 deals of the cards you cannot see" in text
+
+
+def test_a_negative_think_is_refused(tmp_path: Path) -> None:
+    done = cli("play", "spades", "--think", "-1", data=tmp_path, stdin="quit\n")
+    assert done.returncode == 2
+    assert "--think" in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -51,6 +51,23 @@ def test_a_whole_game_with_people_and_bots(
         assert client.get(f"/api/tables/{created['table']}/records/0").status_code == 403
 
 
+def test_a_search_bot_thinks_off_the_event_loop_and_plays_a_whole_game(
+    tmp_path: Path,
+) -> None:
+    """A montecarlo bot at a web table (it thinks in a worker thread, for the server's
+    thinking time) plays a whole game with a person; the record replays to the totals."""
+    with client_for(sqlite_url(tmp_path), think=0.01) as client:
+        created = create(client, game="double-dummy-whist", options={"target": 5},
+                         seats={"0": "person", "1": "montecarlo"}, seed=4)
+        players = play_game(client, created)
+        last = players["0"].messages[-1]
+        assert last["status"] == "over" and last["winner"] is not None
+        r = client.get(f"/api/tables/{created['table']}/records/0",
+                       headers={"authorization": f"Bearer {created['spectator']['token']}"})
+        state = replay(loads_record(r.text))
+        assert state.game.totals_mapping(state) == last["totals"]
+
+
 def _hello(ws: Any, token: str, name: str | None = "Ann") -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "hello", "token": token, "name": name}))
     welcome = ws.receive_json()

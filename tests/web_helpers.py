@@ -53,8 +53,8 @@ def rules_choice(view: dict[str, Any]) -> str | None:
 
 
 @contextmanager
-def client_for(url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(url, rate=FAST)) as client:
+def client_for(url: str, think: float | None = 0.5) -> Iterator[TestClient]:
+    with TestClient(create_app(url, rate=FAST, think=think)) as client:
         yield client
 
 

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
+from .bots import DEFAULT_THINK
 from .engine.errors import OptionError, RecordError, TricktableError
 from .engine.game import Game, game_class, game_names
 from .engine.records import load_record, replay, summary
@@ -41,6 +42,12 @@ stdout = Console(highlight=False)
 stderr = Console(stderr=True, highlight=False)
 
 MAX_WORKERS = 64
+MAX_THINK = 60.0
+THINK_HELP = (
+    f"Seconds a search bot (montecarlo) may think per decision (default {DEFAULT_THINK}); "
+    "0: a fixed amount of search, the same on every machine, so that its choices follow "
+    "from the seed alone."
+)
 MAX_GAMES = 1_000_000
 MAX_HANDS_LIMIT = 100_000
 
@@ -206,6 +213,10 @@ def play_command(
         typer.Option("--no-save", help="Do not save the game as you play (it is saved after "
                      "every hand and when you leave, by default)."),
     ] = False,
+    think: Annotated[
+        float, typer.Option("--think", metavar="SECONDS", min=0.0, max=MAX_THINK,
+                            help=THINK_HELP)
+    ] = DEFAULT_THINK,
 ) -> None:
     """Play one seat in the terminal against bots.
 
@@ -246,7 +257,8 @@ def play_command(
             record = load_record(path)
             session_from_record(record)  # refuses malformed session fields up front
             session = resumed_game(
-                record, path, seat, bots, seed_value, console, read, autosave=not no_save
+                record, path, seat, bots, seed_value, console, read, autosave=not no_save,
+                think=think or None,
             )
         else:
             if game_name is None:
@@ -255,7 +267,7 @@ def play_command(
             session = new_game(
                 game, 0 if seat is None else seat, bots or default_opponent(game.name),
                 seed_value, console, read,
-                autosave_dir=None if no_save else saved_games_dir(),
+                autosave_dir=None if no_save else saved_games_dir(), think=think or None,
             )
     except (TricktableError, ValueError) as e:
         fail(str(e))
@@ -326,7 +338,8 @@ def simulate_command(
 ) -> None:
     """Play many games between bots and summarise wins and scores.
 
-    Same seed, same results, whatever the number of workers.
+    Same seed, same results, whatever the number of workers (search bots search a fixed
+    amount here, never against the clock).
     """
     import time
 
@@ -454,6 +467,10 @@ def serve_command(
                                  "user's data directory; postgresql+psycopg://... works).")
     ] = None,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the browser.")] = False,
+    think: Annotated[
+        float, typer.Option("--think", metavar="SECONDS", min=0.0, max=MAX_THINK,
+                            help=THINK_HELP)
+    ] = DEFAULT_THINK,
 ) -> None:
     """Serve tables over the web: friends at one table, bots in empty seats."""
     try:
@@ -461,7 +478,7 @@ def serve_command(
     except ImportError:
         fail("serve needs the web extra: pip install 'tricktable[web]'")
     try:
-        serve(host, port, db, open_browser)
+        serve(host, port, db, open_browser, think or None)
     except ServeError as e:
         fail(str(e))
 

@@ -7,6 +7,6 @@ bot's strategy for every game.
 
 # Importing registers the bots, and the rules bot's strategies by game name.
 from . import dummy_hand, paperless, random_bot, rules, spades, threeb, whist  # noqa: F401
-from .base import Bot, bot_class, bot_names, make_bot, register_bot
+from .base import DEFAULT_THINK, Bot, bot_class, bot_names, make_bot, register_bot
 
-__all__ = ["Bot", "bot_class", "bot_names", "make_bot", "register_bot"]
+__all__ = ["DEFAULT_THINK", "Bot", "bot_class", "bot_names", "make_bot", "register_bot"]

@@ -17,12 +17,24 @@ from ..engine.errors import OptionError
 from ..engine.game import Game
 from ..engine.observation import Observation
 
+DEFAULT_THINK = 0.5
+"""Seconds a search bot thinks per decision at the terminal and at web tables, unless
+told otherwise (``--think``)."""
+
 
 class Bot:
     """Base of every bot. Subclasses set ``name`` and implement ``choose``."""
 
     name = ""
     description = ""
+    searches = False
+    """True for bots that search (and so take their thinking time); the others answer in
+    a few milliseconds."""
+    think: float | None = None
+    """Seconds the bot may spend on one decision (search bots; the others are quick and
+    ignore it). None: a fixed amount of search, the same on every machine, so that its
+    choices follow from its seed and the position alone (tests, reproducible
+    simulations)."""
 
     def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
         self.game = game
@@ -74,6 +86,12 @@ def bot_class(name: str) -> type[Bot]:
         raise OptionError(f"unknown bot {name!r}; the bots are: {known}") from None
 
 
-def make_bot(name: str, game: Game, seat: int, seed: int | str = 0) -> Bot:
-    """A bot by its registered name, for one game and seat."""
-    return bot_class(name)(game, seat, seed)
+def make_bot(
+    name: str, game: Game, seat: int, seed: int | str = 0, think: float | None = None
+) -> Bot:
+    """A bot by its registered name, for one game and seat; ``think``: see ``Bot.think``."""
+    if think is not None and not think > 0:
+        raise OptionError(f"a bot's thinking time must be more than 0 seconds, not {think}")
+    bot = bot_class(name)(game, seat, seed)
+    bot.think = think
+    return bot

@@ -25,7 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..bots import make_bot
+from ..bots import DEFAULT_THINK, make_bot
 from ..engine.actions import Action, Bid, Discard, Flip, Give, Peek, Play, parse_action
 from ..engine.cards import (
     JOKERS,
@@ -270,8 +270,10 @@ class TerminalPlayer:
         explain: Callable[[Action, Sequence[Action]], str],
         claim: Callable[[list[str]], tuple[bool, str]] | None = None,
         checkpoint: Callable[[], None] | None = None,
+        think: float | None = DEFAULT_THINK,
     ) -> None:
         self.game = game
+        self.think = think  # the hint's search bot thinks this long (see Bot.think)
         # called before every question: the game is saved before the person is asked
         self.checkpoint: Callable[[], None] = checkpoint or (lambda: None)
         self.seat = seat
@@ -500,6 +502,7 @@ class TerminalPlayer:
             from ..search.montecarlo import MonteCarloBot
 
             searcher = MonteCarloBot(self.game, self.seat, seed)
+            searcher.think = self.think
             choice = searcher.choose(obs, list(legal))
             if searcher.last_values:
                 best = sorted(searcher.last_values.items(), key=lambda kv: -kv[1])[:6]
@@ -507,7 +510,8 @@ class TerminalPlayer:
                 self.console.print(
                     f"Hint: the montecarlo bot would {escape(_words(choice))} here. Mean "
                     f"score of this hand for your side after each card, over "
-                    f"{searcher.worlds} deals of the cards you cannot see: {escape(values)}.")
+                    f"{searcher.last_worlds} deals of the cards you cannot see: "
+                    f"{escape(values)}.")
                 return
         adviser = make_bot("rules", self.game, self.seat, seed)
         if optional:
@@ -666,8 +670,9 @@ class TerminalGame:
     With ``autosave`` the game is written to that file before the person is asked
     anything, after every hand and when the person leaves (quit, Ctrl-C, Ctrl-D, SIGTERM),
     so a killed terminal loses nothing that was shown: the bots' moves after the last
-    save are made again, the same, when the game is resumed (their streams depend on the
-    position, see ``Bot.reseed``)."""
+    save (never shown: the table is shown when the person is asked) are made again when
+    the game is resumed, the same ones unless a search bot thinks against the clock
+    (their streams depend on the position, see ``Bot.reseed``)."""
 
     def __init__(
         self,
@@ -677,6 +682,7 @@ class TerminalGame:
         read: Callable[[str], str],
         save_path: Path | None = None,
         autosave: Path | None = None,
+        think: float | None = DEFAULT_THINK,
     ) -> None:
         self.table = table
         self.setup = setup
@@ -687,7 +693,7 @@ class TerminalGame:
         game = table.game
         self.person = TerminalPlayer(
             game, setup.seat, console, read, self.save, self.explain, self.judge_claim,
-            checkpoint=self.checkpoint,
+            checkpoint=self.checkpoint, think=think,
         )
         table.agents[setup.seat] = self.person
         # The person's seat is "you" unless it carries a person's own name (a resumed
@@ -906,11 +912,14 @@ def new_game(
     console: Console,
     read: Callable[[str], str],
     autosave_dir: Path | None = None,
+    think: float | None = DEFAULT_THINK,
 ) -> TerminalGame:
     setup = seat_bots(game, seat, bots)
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
-    agents: dict[int, Agent] = {s: make_bot(n, game, s, seed) for s, n in setup.bots.items()}
+    agents: dict[int, Agent] = {
+        s: make_bot(n, game, s, seed, think) for s, n in setup.bots.items()
+    }
     agents[seat] = _Placeholder()
     names = {s: f"{n} (seat {s})" for s, n in setup.bots.items()}
     table = Table(game, agents, seed, names)
@@ -923,7 +932,7 @@ def new_game(
                               f"({e.strerror or e}); use --no-save to play without saving"
                               ) from None
         autosave = autosave_path(autosave_dir, game, seed)
-    return TerminalGame(table, setup, console, read, autosave=autosave)
+    return TerminalGame(table, setup, console, read, autosave=autosave, think=think)
 
 
 def session_from_record(record: Record) -> dict[str, Any]:
@@ -989,6 +998,7 @@ def resumed_game(
     console: Console,
     read: Callable[[str], str],
     autosave: bool = True,
+    think: float | None = DEFAULT_THINK,
 ) -> TerminalGame:
     """Carry on a saved game: replay it, then play on with its seed (or ``seed``), saving
     back to the same file as it goes (unless not ``autosave``)."""
@@ -1008,7 +1018,7 @@ def resumed_game(
         chosen["setup"] = setup
         bot_seed = seed if seed is not None else info.get("seed", "")
         agents: dict[int, Agent] = {
-            s: make_bot(n, game, s, bot_seed) for s, n in setup.bots.items()
+            s: make_bot(n, game, s, bot_seed, think) for s, n in setup.bots.items()
         }
         agents[human] = _Placeholder()
         return agents
@@ -1017,7 +1027,7 @@ def resumed_game(
         seed = random.SystemRandom().randrange(10**9)
     table = resume(record, make_agents, seed)
     tg = TerminalGame(table, chosen["setup"], console, read, save_path=path,
-                      autosave=path if autosave else None)
+                      autosave=path if autosave else None, think=think)
     console.print(
         f"Resumed {shown(str(path))}: hand {table.state.hand_number + 1}, "
         f"{table.state.finished_hands} hand(s) finished."

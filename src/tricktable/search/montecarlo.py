@@ -9,7 +9,12 @@ exact bids count as the game counts them). Bids and every other decision are the
 bot's, and so is any card decision where the hand cannot be rebuilt from what the bot
 knows (cards passed between hidden hands).
 
-It reads only its observation, and its choice follows from its seed and the position:
+How many worlds: a fixed ``WORLDS`` when the bot has no thinking time (``Bot.think`` is
+None), else as many as fit in its time, at least one and at most ``MAX_WORLDS``: the time
+of the worlds done so far says whether another fits.
+
+It reads only its observation, and with a fixed number of worlds its choice follows from
+its seed and the position:
 the same observation and seed give the same card whatever the hidden cards really are
 (tests/test_montecarlo.py proves it by dealing the hidden cards again).
 """
@@ -17,6 +22,7 @@ the same observation and seed give the same card whatever the hidden cards reall
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
 from ..bots.base import Bot, make_bot, register_bot
@@ -28,7 +34,9 @@ from .determinize import world_state
 from .sampler import InconsistentObservation, WorldSampler
 
 WORLDS = 12
-"""Worlds sampled per decision by default."""
+"""Worlds sampled per decision when the bot has no thinking time (reproducible play)."""
+MAX_WORLDS = 64
+"""Worlds sampled per decision at most when it has: more hardly changes a choice."""
 MAX_ROLLOUT_STEPS = 400
 """A rollout longer than this is cut (no hand has so many actions)."""
 
@@ -40,6 +48,7 @@ class MonteCarloBot(Bot):
                    "hand played out by rules bots, and keeps the best mean score; bids "
                    "like the rules bot")
     worlds = WORLDS
+    searches = True
 
     def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
         super().__init__(game, seat, seed)
@@ -47,6 +56,8 @@ class MonteCarloBot(Bot):
         self.rules = make_bot("rules", game, seat, seed)
         self.last_values: dict[str, float] = {}
         """The mean score of each card at the last decision (for hints)."""
+        self.last_worlds = 0
+        """How many worlds the last decision sampled."""
 
     def reseed(self, position: str) -> None:
         super().reseed(position)
@@ -76,7 +87,14 @@ class MonteCarloBot(Bot):
         rng = random.Random(self.rng.random())
         totals = dict.fromkeys(plays, 0.0)
         used = 0
-        for w in range(self.worlds):
+        start = time.perf_counter()
+        budget = self.think
+        self.last_worlds = 0
+        for w in range(self.worlds if budget is None else MAX_WORLDS):
+            if budget is not None and used:
+                spent = time.perf_counter() - start
+                if spent + spent / used > budget:
+                    break  # another world, taking as long as the others, would not fit
             try:
                 world = self.sampler.sample(obs, rng)
             except InconsistentObservation:
@@ -89,6 +107,7 @@ class MonteCarloBot(Bot):
                 state = base.copy()
                 step(state, action)
                 totals[action] += self._play_out(state, obs.seat, f"{w}")
+        self.last_worlds = used
         return {a: t / used for a, t in totals.items()} if used else {}
 
     def _play_out(self, state: State, me: int, stream: str) -> float:

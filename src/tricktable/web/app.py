@@ -17,7 +17,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..bots import bot_class, bot_names
+from ..bots import DEFAULT_THINK, bot_class, bot_names
 from ..engine.errors import OptionError, RecordError
 from ..engine.game import game_class, game_names
 from ..engine.records import MAX_RECORD_BYTES, loads_record
@@ -127,14 +127,16 @@ def create_app(
     db_url: str | None = None,
     store: Store | None = None,
     rate: tuple[float, float] = (protocol.RATE_PER_SECOND, protocol.RATE_BURST),
+    think: float | None = DEFAULT_THINK,
 ) -> Starlette:
     """The app over the database at ``db_url`` (or an open ``store``); ``rate`` is the
-    messages a socket may send per second and in a burst."""
+    messages a socket may send per second and in a burst; ``think`` the seconds a search
+    bot thinks per decision (None: a fixed search)."""
     holder: dict[str, Hub] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub = Hub(store if store is not None else await asyncio.to_thread(Store, db_url))
+        hub = Hub(store if store is not None else await asyncio.to_thread(Store, db_url), think)
         holder["hub"] = hub
         app.state.hub = hub
         await hub.start()

@@ -11,6 +11,7 @@ import webbrowser
 import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..bots import DEFAULT_THINK
 from .app import create_app
 from .store import Store, default_url
 
@@ -59,7 +60,7 @@ def open_store(url: str) -> Store:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
-          open_browser: bool = False) -> None:
+          open_browser: bool = False, think: float | None = DEFAULT_THINK) -> None:
     """Run the server until interrupted. The database is migrated before the first
     request; its location is printed. Raises ServeError if it cannot start."""
     url = db_url or default_url()
@@ -78,7 +79,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [address]).start()
     uvicorn.run(
-        create_app(store=store), host=host, port=port, log_level="warning",
+        create_app(store=store, think=think), host=host, port=port, log_level="warning",
         ws_max_size=MAX_SOCKET_MESSAGE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
         lifespan="on",
     )

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from ..bots import bot_class, bot_names, make_bot
+from ..bots import DEFAULT_THINK, bot_class, bot_names, make_bot
 from ..engine.actions import Action, parse_action
 from ..engine.errors import IllegalAction, NotationError, OptionError, TricktableError
 from ..engine.game import Game, game_names, make_game, step
@@ -700,7 +700,7 @@ class LiveTable:
         game, state = self.game, self.runner.state
         s = self.seats[seat]
         name = (s.bot if s.kind == BOT else self.stand_in) or "rules"
-        bot = make_bot(name, game, seat, f"{self.runner.seed}/{self.seq}/{what}")
+        bot = make_bot(name, game, seat, f"{self.runner.seed}/{self.seq}/{what}", self.hub.think)
         obs = game.observe(state, seat)
         legal = list(obs.legal)
         if not legal:
@@ -710,6 +710,11 @@ class LiveTable:
             if action is None:
                 self._declined.add((self.seq, seat))
                 return
+        elif bot.searches:
+            # A search bot thinks for a while: off the event loop, so that the other
+            # tables (and this one's seats and messages) are served meanwhile. The table's
+            # lock is held, so the state it was asked about is the state it answers.
+            action = await asyncio.to_thread(bot.choose, obs, legal)
         else:
             action = bot.choose(obs, legal)
         step(state, action)
@@ -737,8 +742,10 @@ def _empty_observation(game: Game, state: State, seat: int | None) -> Observatio
 class Hub:
     """Every table this process holds, the store and its writer."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, think: float | None = DEFAULT_THINK) -> None:
         self.store = store
+        self.think = think
+        """Seconds a search bot at these tables thinks per decision (see ``Bot.think``)."""
         self.writer = Writer(store)
         self.tables: dict[str, LiveTable] = {}
         self.tasks: set[asyncio.Task[None]] = set()
