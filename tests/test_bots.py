@@ -322,3 +322,25 @@ def test_bots_play_whole_games_through_the_table() -> None:
     replayed = replay(table.record())
     assert replayed.totals == table.state.totals
 
+
+
+def test_a_bots_stream_seeded_lazily_draws_what_an_eager_one_does() -> None:
+    """Bots' streams are seeded on the first draw after a reseed (most decisions draw
+    nothing): every draw equals that of a stream seeded at once, whatever the method."""
+    from tricktable.bots.base import LazyRandom
+
+    lazy, eager = LazyRandom("s/bot/rules/0"), random.Random("s/bot/rules/0")
+    assert lazy.random() == eager.random()
+    lazy.gauss(0, 1), eager.gauss(0, 1)  # leaves a normal deviate cached in both
+    for position in ("0/1/choose", "0/2/choose", "3/40/offer"):
+        lazy.seed(position)
+        lazy.seed(f"s/{position}")  # a seed replaced before any draw counts no more
+        eager.seed(f"s/{position}")
+        assert lazy.gauss(0, 1) == eager.gauss(0, 1)
+        assert lazy.randrange(1000) == eager.randrange(1000)
+        assert lazy.sample(range(52), 13) == eager.sample(range(52), 13)
+        items_a, items_b = list(range(20)), list(range(20))
+        lazy.shuffle(items_a)
+        eager.shuffle(items_b)
+        assert items_a == items_b
+        assert lazy.getstate() == eager.getstate()

@@ -11,11 +11,51 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.errors import OptionError
 from ..engine.game import Game
 from ..engine.observation import Observation
+
+_NOTHING = object()
+
+
+class LazyRandom(random.Random):
+    """A random stream that is seeded when first drawn from. A table reseeds every bot
+    before every decision (see ``Bot.reseed``) and most decisions draw nothing, while
+    seeding from text costs about 10 us (a hash of the text): the draws, when they come,
+    are the very ones an eagerly seeded stream gives."""
+
+    _pending: object = _NOTHING
+
+    def seed(self, a: object = None, version: int = 2) -> None:
+        self._pending = a
+        self.gauss_next = None  # as seeding does: no normal deviate left over
+
+    def _resolve(self) -> None:
+        a, self._pending = self._pending, _NOTHING
+        super().seed(a)  # type: ignore[arg-type]
+
+    def random(self) -> float:
+        if self._pending is not _NOTHING:
+            self._resolve()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if self._pending is not _NOTHING:
+            self._resolve()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        if self._pending is not _NOTHING:
+            self._resolve()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._pending = _NOTHING
+        super().setstate(state)
+
 
 DEFAULT_THINK = 0.5
 """Seconds a search bot thinks per decision at the terminal and at web tables, unless
@@ -42,7 +82,7 @@ class Bot:
         # One stream per bot and seat, so that bots at a table never share random draws
         # and a game is reproducible from its seed.
         self.seed = seed
-        self.rng = random.Random(f"{seed}/bot/{self.name}/{seat}")
+        self.rng: random.Random = LazyRandom(f"{seed}/bot/{self.name}/{seat}")
 
     def reseed(self, position: str) -> None:
         """Restart the bot's stream for one decision, named by its place in the game (hand
