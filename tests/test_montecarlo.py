@@ -12,6 +12,7 @@ import pytest
 
 from tricktable import make_game
 from tricktable.bots import make_bot
+from tricktable.engine.actions import Action, Bid
 from tricktable.engine.errors import OptionError
 from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
@@ -169,3 +170,77 @@ def test_a_thinking_time_must_be_positive() -> None:
     for bad in (0.0, -1.0, float("nan")):
         with pytest.raises(OptionError, match="thinking time"):
             make_bot("montecarlo", game, 0, 1, think=bad)
+
+
+def bid_positions(game: Game, seed: int, limit: int = 400) -> Iterator[tuple[State, int]]:
+    """Positions of a rules-bot game where a seat chooses among bids only."""
+    table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats}, seed)
+    for _ in range(limit):
+        if table.over:
+            return
+        state = table.state
+        if state.phase == Phase.BIDDING:
+            seat = game.controller(state, state.to_act)
+            legal = game.observe(state, seat).legal
+            if len(legal) > 1 and all(isinstance(a, Bid) for a in legal):
+                yield state, seat
+        table.advance()
+
+
+@pytest.mark.parametrize("name,options", [GAMES[0], GAMES[2], GAMES[5], GAMES[6]])
+def test_the_bot_cannot_peek_when_bidding(name: str, options: dict[str, object],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its bid with a fixed seed is the same when the hidden cards are dealt again."""
+    monkeypatch.setattr(MonteCarloBot, "worlds", 3)
+    game = make_game(name, options)
+    sampler = WorldSampler(game)
+    rng = random.Random(3)
+    compared = 0
+    positions = (p for seed in range(1, 9) for p in bid_positions(game, seed))
+    for i, (state, seat) in enumerate(positions):
+        if compared >= 3:
+            break
+        obs = game.observe(state, seat)
+        other = world_state(game, obs, sampler.sample(obs, rng))
+        if other is None or other.hands == state.hands:
+            continue
+        choices = []
+        for s in (state, other):
+            bot = MonteCarloBot(game, seat, "fixed")
+            bot.reseed(f"{i}")
+            o = game.observe(s, seat)
+            choices.append(bot.choose(o, list(o.legal)))
+            assert choices[-1] in o.legal
+        assert choices[0] == choices[1]
+        compared += 1
+    assert compared >= 2
+
+
+def test_a_bid_is_changed_only_for_a_clear_gain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules bot's bid stands unless a neighbour (a trick more or fewer, or nil) did
+    better world by world by more than its standard error."""
+    game = make_game("spades", {})
+    state, seat = next(bid_positions(game, 1))
+    obs = game.observe(state, seat)
+    bot = MonteCarloBot(game, seat, 1)
+    preferred = bot.rules.choose(obs, list(obs.legal))
+    assert isinstance(preferred, Bid)
+    asked: list[list[Action]] = []
+
+    def fake(gains: dict[int, list[float]]) -> object:
+        def world_values(o: object, actions: list[Action]) -> dict[Action, list[float]]:
+            asked.append(list(actions))
+            base = [50.0, 60.0, 40.0, 55.0]
+            return {a: [b + g for b, g in zip(base, gains.get(a.tricks - preferred.tricks,
+                                                             [0.0] * 4), strict=True)]
+                    for a in actions if isinstance(a, Bid)}
+        return world_values
+
+    monkeypatch.setattr(bot, "world_values", fake({1: [9.0, 11.0, 10.0, 10.0]}))
+    chosen = bot.choose(obs, list(obs.legal))
+    assert isinstance(chosen, Bid) and chosen.tricks == preferred.tricks + 1
+    offered = {a.tricks - preferred.tricks for a in asked[-1] if isinstance(a, Bid)}
+    assert offered <= {-1, 0, 1, -preferred.tricks} and {-1, 0, 1} <= offered
+    # a gain on average that is mostly noise does not overturn the bid
+    monkeypatch.setattr(bot, "world_values", fake({1: [40.0, -35.0, 30.0, -30.0]}))
+    assert bot.choose(obs, list(obs.legal)) == preferred

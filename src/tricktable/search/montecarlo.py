@@ -5,9 +5,11 @@ its own observation (the same worlds for every card, so the cards are compared o
 terms), the hand is rebuilt (``search.determinize``), the card played, and the rest of the
 hand played out by ``rules`` bots for every seat; the card with the best mean score for
 the bot's side at the end of the hand wins (the score, not tricks: bags, nils, sets and
-exact bids count as the game counts them). Bids and every other decision are the rules
-bot's, and so is any card decision where the hand cannot be rebuilt from what the bot
-knows (cards passed between hidden hands).
+exact bids count as the game counts them). A bid is the rules bot's unless one of its
+neighbours (a trick more or fewer, or nil) scores clearly better the same way, the rest of
+the auction bid by rules bots in the playouts (``choose_bid``). Every other decision is
+the rules bot's, and so is any decision where the hand cannot be rebuilt from what the
+bot knows (cards passed between hidden hands).
 
 How many worlds: a fixed ``WORLDS`` when the bot has no thinking time (``Bot.think`` is
 None), else as many as fit in its time, at least one and at most ``MAX_WORLDS``: the time
@@ -22,11 +24,12 @@ the same observation and seed give the same card whatever the hidden cards reall
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Sequence
 
 from ..bots.base import Bot, make_bot, register_bot
-from ..engine.actions import Action, Play
+from ..engine.actions import Action, Bid, Play
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.state import Phase, State
@@ -46,7 +49,7 @@ class MonteCarloBot(Bot):
     name = "montecarlo"
     description = ("plays each card it may play in worlds sampled from what it sees, the "
                    "hand played out by rules bots, and keeps the best mean score; bids "
-                   "like the rules bot")
+                   "like the rules bot unless a neighbouring bid scores clearly better")
     worlds = WORLDS
     searches = True
 
@@ -66,8 +69,13 @@ class MonteCarloBot(Bot):
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         self.last_values = {}
         plays = [a for a in legal if isinstance(a, Play)]
-        if len(plays) < 2 or len(plays) != len(legal):
+        if len(plays) != len(legal):
+            bids = [a for a in legal if isinstance(a, Bid)]
+            if len(bids) == len(legal) and len(bids) > 1:
+                return self.choose_bid(obs, bids)
             return self.rules.choose(obs, legal)
+        if len(plays) < 2:
+            return plays[0]
         values = self.evaluate(obs, plays)
         if not values:
             return self.rules.choose(obs, legal)
@@ -78,14 +86,51 @@ class MonteCarloBot(Bot):
         preferred = self.rules.choose(obs, legal)
         return preferred if preferred in tied else tied[0]
 
+    def choose_bid(self, obs: Observation, bids: Sequence[Bid]) -> Action:
+        """The rules bot's bid, unless a neighbour of it (one trick more or fewer, or a
+        nil) scored clearly better over sampled worlds, each hand played out by rules
+        bots: better on average by more than its standard error, world by world against
+        the rules bot's bid in the same worlds (a noisy estimate must not overturn a
+        sound bid)."""
+        preferred = self.rules.choose(obs, bids)
+        if not isinstance(preferred, Bid) or preferred.blind:
+            return preferred
+        same_kind = [b for b in bids
+                     if (b.nils, b.mode, b.blind) == (preferred.nils, preferred.mode, False)]
+        candidates = [preferred] + [
+            b for b in same_kind
+            if b != preferred and (abs(b.tricks - preferred.tricks) == 1 or b.tricks == 0)
+        ]
+        if len(candidates) < 2:
+            return preferred
+        per_world = self.world_values(obs, candidates)
+        if not per_world:
+            return preferred
+        self.last_values = {str(a): statistics.fmean(v) for a, v in per_world.items()}
+        base = per_world[preferred]
+        best, best_gain = preferred, 0.0
+        for bid in candidates[1:]:
+            diffs = [x - y for x, y in zip(per_world[bid], base, strict=True)]
+            gain = statistics.fmean(diffs)
+            error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+            if len(diffs) > 1 and gain > error and gain > best_gain:
+                best, best_gain = bid, gain
+        return best
+
     def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
         return self.rules.offer(obs, legal)
 
     def evaluate(self, obs: Observation, plays: Sequence[Action]) -> dict[Action, float]:
         """Mean hand score for this bot's side of each play over sampled worlds; empty when
         no world could be rebuilt."""
+        return {a: statistics.fmean(v) for a, v in self.world_values(obs, plays).items()}
+
+    def world_values(self, obs: Observation, plays: Sequence[Action]
+                     ) -> dict[Action, list[float]]:
+        """Hand score for this bot's side after each action in each sampled world (the
+        same worlds for every action); empty when no world could be rebuilt."""
         rng = random.Random(self.rng.random())
-        totals = dict.fromkeys(plays, 0.0)
+        totals: dict[Action, list[float]] = {a: [] for a in plays}
         used = 0
         start = time.perf_counter()
         budget = self.think
@@ -106,9 +151,9 @@ class MonteCarloBot(Bot):
             for action in plays:
                 state = base.copy()
                 step(state, action)
-                totals[action] += self._play_out(state, obs.seat, f"{w}")
+                totals[action].append(self._play_out(state, obs.seat, f"{w}"))
         self.last_worlds = used
-        return {a: t / used for a, t in totals.items()} if used else {}
+        return totals if used else {}
 
     def _play_out(self, state: State, me: int, stream: str) -> float:
         """Play the hand to its end with rules bots; this side's score for the hand."""
