@@ -34,16 +34,22 @@ GAMES = [
 ]
 
 
-def play_positions(game: Game, seed: int, limit: int = 160) -> Iterator[tuple[State, int]]:
-    """Positions of a rules-bot game where a seat chooses a card: (state, chooser)."""
+def positions_in(game: Game, seed: int, phase: Phase, limit: int
+                 ) -> Iterator[tuple[State, int]]:
+    """Positions of a rules-bot game in ``phase``: (state, the seat choosing)."""
     table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats}, seed)
     for _ in range(limit):
         if table.over:
             return
         state = table.state
-        if state.phase == Phase.PLAY:
+        if state.phase == phase:
             yield state, game.controller(state, state.to_act)
         table.advance()
+
+
+def play_positions(game: Game, seed: int, limit: int = 160) -> Iterator[tuple[State, int]]:
+    """Positions of a rules-bot game where a seat chooses a card: (state, chooser)."""
+    return positions_in(game, seed, Phase.PLAY, limit)
 
 
 def same_view(game: Game, a: State, b: State, seat: int) -> bool:
@@ -83,28 +89,34 @@ def test_the_bot_cannot_peek(name: str, options: dict[str, object],
     hidden cards were dealt again consistently with its observation."""
     monkeypatch.setattr(MonteCarloBot, "worlds", 2)
     game = make_game(name, options)
-    sampler = WorldSampler(game)
-    rng = random.Random(9)
-    compared = 0
     positions = (p for seed in (4, 5, 6, 7) for p in play_positions(game, seed, limit=160))
+    assert same_choice_when_redealt(game, positions, random.Random(9), every=5, most=6) >= 2
+
+
+def same_choice_when_redealt(game: Game, positions: Iterator[tuple[State, int]],
+                             rng: random.Random, every: int, most: int) -> int:
+    """At every ``every``-th position (up to ``most`` compared), the bot's choice with a
+    fixed seed is the same in the real state and in one whose hidden cards were dealt
+    again consistently with its observation; returns how many were compared."""
+    sampler = WorldSampler(game)
+    compared = 0
     for i, (state, seat) in enumerate(positions):
-        if i % 5 or compared >= 6:
+        if i % every or compared >= most:
             continue
         obs = game.observe(state, seat)
         other = world_state(game, obs, sampler.sample(obs, rng))
-        if other is None:
-            continue
-        if other.hands == state.hands:
-            continue  # nothing hidden was dealt differently
+        if other is None or other.hands == state.hands:
+            continue  # not rebuilt, or nothing hidden was dealt differently
         choices = []
         for s in (state, other):
             bot = MonteCarloBot(game, seat, "fixed")
             bot.reseed(f"{i}")
             o = game.observe(s, seat)
             choices.append(bot.choose(o, list(o.legal)))
+            assert choices[-1] in o.legal
         assert choices[0] == choices[1]
         compared += 1
-    assert compared >= 2
+    return compared
 
 
 @pytest.mark.parametrize("name,options", [GAMES[0], GAMES[2], GAMES[4], GAMES[8]])
@@ -174,17 +186,10 @@ def test_a_thinking_time_must_be_positive() -> None:
 
 def bid_positions(game: Game, seed: int, limit: int = 400) -> Iterator[tuple[State, int]]:
     """Positions of a rules-bot game where a seat chooses among bids only."""
-    table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats}, seed)
-    for _ in range(limit):
-        if table.over:
-            return
-        state = table.state
-        if state.phase == Phase.BIDDING:
-            seat = game.controller(state, state.to_act)
-            legal = game.observe(state, seat).legal
-            if len(legal) > 1 and all(isinstance(a, Bid) for a in legal):
-                yield state, seat
-        table.advance()
+    for state, seat in positions_in(game, seed, Phase.BIDDING, limit):
+        legal = game.observe(state, seat).legal
+        if len(legal) > 1 and all(isinstance(a, Bid) for a in legal):
+            yield state, seat
 
 
 @pytest.mark.parametrize("name,options", [GAMES[0], GAMES[2], GAMES[5], GAMES[6]])
@@ -193,27 +198,8 @@ def test_the_bot_cannot_peek_when_bidding(name: str, options: dict[str, object],
     """Its bid with a fixed seed is the same when the hidden cards are dealt again."""
     monkeypatch.setattr(MonteCarloBot, "worlds", 3)
     game = make_game(name, options)
-    sampler = WorldSampler(game)
-    rng = random.Random(3)
-    compared = 0
     positions = (p for seed in range(1, 9) for p in bid_positions(game, seed))
-    for i, (state, seat) in enumerate(positions):
-        if compared >= 3:
-            break
-        obs = game.observe(state, seat)
-        other = world_state(game, obs, sampler.sample(obs, rng))
-        if other is None or other.hands == state.hands:
-            continue
-        choices = []
-        for s in (state, other):
-            bot = MonteCarloBot(game, seat, "fixed")
-            bot.reseed(f"{i}")
-            o = game.observe(s, seat)
-            choices.append(bot.choose(o, list(o.legal)))
-            assert choices[-1] in o.legal
-        assert choices[0] == choices[1]
-        compared += 1
-    assert compared >= 2
+    assert same_choice_when_redealt(game, positions, random.Random(3), every=1, most=3) >= 2
 
 
 def test_a_bid_is_changed_only_for_a_clear_gain(monkeypatch: pytest.MonkeyPatch) -> None:
