@@ -13,6 +13,7 @@ with a 95% interval, and the search bot's decision times (p50, p95, max).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -93,9 +94,12 @@ def sides(name: str, options: dict[str, Any]) -> list[set[int]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--first-deal", type=int, default=0,
+                    help="seed of the first deal (runs on other deals add up)")
     ap.add_argument("--bot", default="montecarlo")
     ap.add_argument("--games", default="", help="comma-separated game names (default: all)")
     ap.add_argument("--png", type=Path, help="write a chart of the gains")
+    ap.add_argument("--gains", type=Path, help="append every hand's gain to this JSON file")
     ap.add_argument("--think", type=float, default=DEFAULT_THINK,
                     help="the search bot's seconds per decision (0: its fixed search)")
     args = ap.parse_args()
@@ -106,13 +110,18 @@ def main() -> None:
         gains: list[float] = []
         times: list[float] = []
         label = name + "".join(f" {k}={v}" for k, v in options.items())
-        for seed in track(range(args.deals), description=label, console=console):
+        deals = range(args.first_deal, args.first_deal + args.deals)
+        for seed in track(deals, description=label, console=console):
             for side in sides(name, options):
                 seat = min(side)
                 with_bot = hand_score(name, options, seed, side, args.bot, times, seat,
                                       args.think or None)
                 without = hand_score(name, options, seed, set(), args.bot, [], seat)
                 gains.append(with_bot - without)
+        if args.gains:
+            kept = json.loads(args.gains.read_text()) if args.gains.exists() else {}
+            kept.setdefault(label, []).extend(gains)
+            args.gains.write_text(json.dumps(kept))
         mean = statistics.fmean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
