@@ -29,6 +29,7 @@ from rich.table import Table as RichTable
 import tricktable.play  # noqa: F401  (registers the search bots)
 from tricktable import make_game
 from tricktable.bots import DEFAULT_THINK, make_bot
+from tricktable.engine.actions import Bid
 from tricktable.play.table import Table
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
@@ -61,9 +62,37 @@ class Timed:
         return self.bot.offer(obs, legal)
 
 
+def nil_outcomes(state: Any) -> dict[int, bool]:
+    """The seats that bid nil (or zero) this hand, each with whether it took no trick."""
+    nils: dict[int, bool] = {}
+    for a in state.actions:
+        if isinstance(a, Bid):
+            for seat in a.nils or ((a.seat,) if a.tricks == 0 and not a.mode else ()):
+                nils[seat] = state.won[seat] == 0
+    return nils
+
+
+class NilCount:
+    """Nils of the side and of its opponents, with and without the search bot."""
+
+    def __init__(self) -> None:
+        self.counts = [0] * 8  # per arm (bot, rules): side bid, made, opp bid, broken
+
+    def add(self, arm: int, state: Any, side: set[int]) -> None:
+        for seat, made in nil_outcomes(state).items():
+            at = arm * 4 + (0 if seat in side else 2)
+            self.counts[at] += 1
+            self.counts[at + 1] += int(made if seat in side else not made)
+
+    def text(self) -> str:
+        c = self.counts
+        return (f"made {c[1]}/{c[0]} (rules {c[5]}/{c[4]}); "
+                f"broke {c[3]}/{c[2]} (rules {c[7]}/{c[6]})")
+
+
 def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[int],
                bot: str, times: list[float], side_seat: int,
-               think: float | None = None) -> float:
+               think: float | None = None) -> tuple[float, Any]:
     game = make_game(name, options)
     agents: dict[int, Any] = {}
     for s in game.player_seats:
@@ -74,7 +103,7 @@ def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[
     table = Table(game, agents, seed)
     table.run(max_hands=1)
     label = game.entity_label(game.entity_of_seat(side_seat))
-    return float(table.state.results[0].scores.get(label, 0))
+    return float(table.state.results[0].scores.get(label, 0)), table.state
 
 
 def quantile_ms(times: list[float], q: float) -> float:
@@ -109,15 +138,18 @@ def main() -> None:
     for name, options in chosen:
         gains: list[float] = []
         times: list[float] = []
+        nils = NilCount()
         label = name + "".join(f" {k}={v}" for k, v in options.items())
         deals = range(args.first_deal, args.first_deal + args.deals)
         for seed in track(deals, description=label, console=console):
             for side in sides(name, options):
                 seat = min(side)
-                with_bot = hand_score(name, options, seed, side, args.bot, times, seat,
-                                      args.think or None)
-                without = hand_score(name, options, seed, set(), args.bot, [], seat)
+                with_bot, played = hand_score(name, options, seed, side, args.bot, times,
+                                              seat, args.think or None)
+                without, baseline = hand_score(name, options, seed, set(), args.bot, [], seat)
                 gains.append(with_bot - without)
+                nils.add(0, played, side)
+                nils.add(1, baseline, side)
         if args.gains:
             kept = json.loads(args.gains.read_text()) if args.gains.exists() else {}
             kept.setdefault(label, []).extend(gains)
@@ -125,14 +157,15 @@ def main() -> None:
         mean = statistics.fmean(gains)
         half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
         rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
-                     quantile_ms(times, 0.95), quantile_ms(times, 1.0)))
+                     quantile_ms(times, 0.95), quantile_ms(times, 1.0), nils.text()))
     thinking = f"thinking {args.think} s" if args.think else "fixed search"
     table = RichTable(title=f"{args.bot} ({thinking}) against rules: duplicate single hands")
-    for col in ("game", "hands", "gain per hand (95% CI)", "p50 ms", "p95 ms", "max ms"):
+    for col in ("game", "hands", "gain per hand (95% CI)", "p50 ms", "p95 ms", "max ms",
+                "nils: the side's made, opponents' broken"):
         table.add_column(col)
-    for label, n, mean, half, p50, p95, mx in rows:
+    for label, n, mean, half, p50, p95, mx, nil_text in rows:
         table.add_row(label, str(n), f"{mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})",
-                      f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}")
+                      f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", nil_text)
     console.print(table)
     if args.png:
         import matplotlib
