@@ -73,3 +73,36 @@ def test_summary_returns_copies() -> None:
                 value.append("scribble")
     assert summary(state) != first
     assert "scribble" not in repr(summary(state))
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_copy_keeps_the_histories_seen_and_they_stay_right(
+    name: str, options: dict[str, object]
+) -> None:
+    """The redacted histories a state has written are carried into its copies (a playout
+    from a copy does not write them again); both then go their own ways and every seat's
+    history is still exactly the actions so far as that seat saw them."""
+    game = make_game(name, options)
+    state = game.new_game()
+    rng = random.Random(8)
+    step(state, game.random_deal(state, rng))
+    seats = range(game.num_seats)
+
+    def fresh(s: object, viewer: int) -> tuple[str, ...]:
+        return tuple(game.redact(s, a, viewer) for a in s.actions)  # type: ignore[attr-defined]
+
+    for _ in range(12):
+        if state.phase not in (Phase.BIDDING, Phase.PLAY):
+            break
+        step(state, rng.choice(game.legal_actions(state)))
+    for viewer in seats:
+        game.observe(state, viewer)
+    copy = state.copy()
+    assert set(copy._histories) == set(state._histories)
+    for s in (copy, state):
+        for _ in range(6):
+            if s.phase in (Phase.DEAL, Phase.SCORING, Phase.GAME_OVER):
+                break
+            step(s, rng.choice(game.legal_actions(s)))
+        for viewer in seats:
+            assert game.observe(s, viewer).history == fresh(s, viewer)

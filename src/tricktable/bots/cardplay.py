@@ -145,6 +145,8 @@ class CardView:
         return (self.unseen & below).bit_count()
 
 
+_ACES = frozenset(parse_card(f"A{suit}") for suit in "SHDC")
+
 _BEATERS: dict[CardOrder, tuple[CardSet, ...]] = {}
 
 
@@ -226,7 +228,8 @@ def current_best(view: CardView) -> tuple[int, int]:
     if led < 0:
         return best, seat
     for s, c in obs.trick:
-        p = order.power(c, led, c in view.low_called)
+        # only an ace may have been called low: the history is read for aces alone
+        p = order.power(c, led, c in _ACES and c in view.low_called)
         if p > best:
             best, seat = p, s
     return best, seat

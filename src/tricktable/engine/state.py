@@ -182,9 +182,17 @@ class State:
                     continue
                 value = getattr(self, name)
                 if name == "_histories":
-                    value = {}  # written from this state's own actions list, not the copy's
+                    continue  # bound to this state's own actions list: see below
                 # the game (rules and options) is shared on purpose: it never changes
                 setattr(new, name, value if name == "game" else independent(value))
+        # Each seat's redacted history so far holds for the copy too (same actions up to
+        # now): kept, bound to the copy's own list, so that a playout from a copy does not
+        # write the hand's history again for every seat.
+        new._histories = {
+            viewer: (new.actions, epoch, history)
+            for viewer, (actions, epoch, history) in self._histories.items()
+            if actions is self.actions
+        }
         return new
 
     def hand_log(self) -> list[HandLog]:

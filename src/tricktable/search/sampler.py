@@ -56,6 +56,17 @@ class WorldSampler:
             not bool(getattr(game.options, "honour", False)) if trust_voids is None
             else trust_voids
         )
+        # A search bot samples many worlds from one observation: the counting behind
+        # them (the plan) is worked out once for it. Observations are immutable, so the
+        # very same object means the very same constraints.
+        self._last: tuple[Observation, _Plan] | None = None
+
+    def _plan(self, obs: Observation) -> _Plan:
+        if self._last is not None and self._last[0] is obs:
+            return self._last[1]
+        plan = _Plan(*self.unknowns(obs))
+        self._last = (obs, plan)
+        return plan
 
     def unknowns(self, obs: Observation) -> tuple[list[int], dict[int, int], dict[int, set[int]]]:
         """(the cards hidden from the seat, each other holding's number of hidden cards,
@@ -91,9 +102,7 @@ class WorldSampler:
     def sample(self, obs: Observation, rng: random.Random) -> dict[int, CardSet]:
         """One world: every other holding's full cards (the known ones included) by seat,
         and the out-of-play pile under ``OUT`` when the deck has one."""
-        hidden, slots, voids = self.unknowns(obs)
-        plan = _Plan(hidden, slots, voids)
-        dealt = plan.draw(rng)
+        dealt = self._plan(obs).draw(rng)
         world: dict[int, CardSet] = {}
         for s in range(len(obs.hand_sizes)):
             if s == obs.seat:
@@ -183,6 +192,7 @@ class _Plan:
         # no counting needed (the common case, and the costly one to count)
         self.free = all(len(a) == len(self.holders) for a in self.allowed)
         self.completions = functools.lru_cache(maxsize=None)(self._completions)
+        self._choices: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
 
     def _splits(self, g: int, room: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Ways to share group ``g``'s cards among the holdings allowed it (counts)."""
@@ -244,10 +254,13 @@ class _Plan:
             return dealt
         room = self.start
         for g, cards in enumerate(self.groups):
-            choices = [
-                (split, self._ways(g, split) * self.completions(g + 1, self._after(g, room, split)))
-                for split in self._splits(g, room)
-            ]
+            choices = self._choices.get((g, room))
+            if choices is None:
+                choices = self._choices[g, room] = [
+                    (split,
+                     self._ways(g, split) * self.completions(g + 1, self._after(g, room, split)))
+                    for split in self._splits(g, room)
+                ]
             total = sum(weight for _, weight in choices)
             pick = rng.randrange(total)
             chosen = choices[-1][0]
