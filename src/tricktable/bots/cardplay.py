@@ -41,6 +41,16 @@ class Goals:
     hunt: frozenset[int] = field(default_factory=frozenset)
 
 
+class VoidMemo:
+    """The voids that a hand's finished tricks showed, kept by a bot from one decision to
+    the next: the finished tricks only grow, so each is read once, not at every card."""
+
+    def __init__(self) -> None:
+        self.order: CardOrder | None = None  # suits are read in this hand's order
+        self.tricks: tuple[object, ...] = ()
+        self.void: list[int] = []
+
+
 class CardView:
     """What one observation tells about where the cards are.
 
@@ -50,7 +60,8 @@ class CardView:
     """
 
     def __init__(
-        self, obs: Observation, order: CardOrder, deck: CardSet, cycle: Sequence[int]
+        self, obs: Observation, order: CardOrder, deck: CardSet, cycle: Sequence[int],
+        memo: VoidMemo | None = None,
     ) -> None:
         self.obs = obs
         self.order = order
@@ -61,9 +72,18 @@ class CardView:
         self.unseen = deck & ~seen
         n = len(obs.hand_sizes)
         self.known = [obs.visible[s].bit_count() >= obs.hand_sizes[s] for s in range(n)]
-        self.void = [0] * n
-        for t in obs.tricks:
+        tricks = obs.tricks
+        start = 0
+        if (memo is not None and memo.order == order and len(memo.void) == n
+                and len(memo.tricks) <= len(tricks) and tricks[:len(memo.tricks)] == memo.tricks):
+            self.void = list(memo.void)
+            start = len(memo.tricks)
+        else:
+            self.void = [0] * n
+        for t in tricks[start:]:
             self._note_voids(t.seats, t.cards, t.led_suit)
+        if memo is not None:
+            memo.order, memo.tricks, memo.void = order, tricks, list(self.void)
         if obs.trick:
             self._note_voids(
                 tuple(s for s, _ in obs.trick), tuple(c for _, c in obs.trick), obs.led_suit
