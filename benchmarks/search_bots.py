@@ -131,9 +131,22 @@ def main() -> None:
     ap.add_argument("--gains", type=Path, help="append every hand's gain to this JSON file")
     ap.add_argument("--think", type=float, default=DEFAULT_THINK,
                     help="the search bot's seconds per decision (0: its fixed search)")
+    ap.add_argument("--pooled", type=Path, help="play nothing: chart and summarise the "
+                    "gains kept by earlier runs' --gains in this file")
     args = ap.parse_args()
     console = Console()
-    rows = []
+    if args.pooled:
+        pooled = json.loads(args.pooled.read_text())
+        summary = [(label, len(g), statistics.fmean(g), interval(g))
+                   for label, g in pooled.items()]
+        for label, n, mean, half in summary:
+            console.print(f"{label}: {n} hands, {mean:+.1f} ({mean - half:+.1f} to "
+                          f"{mean + half:+.1f})")
+        if args.png:
+            chart(summary, args.bot, args.png)
+            console.print(f"chart: {args.png}")
+        return
+    rows: list[tuple[Any, ...]] = []
     chosen = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
     for name, options in chosen:
         gains: list[float] = []
@@ -155,7 +168,7 @@ def main() -> None:
             kept.setdefault(label, []).extend(gains)
             args.gains.write_text(json.dumps(kept))
         mean = statistics.fmean(gains)
-        half = 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+        half = interval(gains)
         rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
                      quantile_ms(times, 0.95), quantile_ms(times, 1.0), nils.text()))
     thinking = f"thinking {args.think} s" if args.think else "fixed search"
@@ -168,20 +181,30 @@ def main() -> None:
                       f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", nil_text)
     console.print(table)
     if args.png:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(rows)))
-        ax.barh([r[0] for r in rows], [r[2] for r in rows], xerr=[r[3] for r in rows],
-                color="#1d6b43", capsize=3)
-        ax.axvline(0, color="#888", lw=1)
-        ax.set_xlabel(f"{args.bot}'s gain over rules, points per hand (95% CI)")
-        ax.invert_yaxis()
-        fig.tight_layout()
-        fig.savefig(args.png, dpi=110)
+        chart([r[:4] for r in rows], args.bot, args.png)
         console.print(f"chart: {args.png}")
+
+
+def interval(gains: list[float]) -> float:
+    """Half the width of the 95% interval of the mean gain."""
+    return 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
+
+
+def chart(rows: list[tuple[Any, ...]], bot: str, png: Path) -> None:
+    """Bars of the mean gain per game with their 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(rows)))
+    ax.barh([f"{r[0]} ({r[1]})" for r in rows], [r[2] for r in rows],
+            xerr=[r[3] for r in rows], color="#1d6b43", capsize=3)
+    ax.axvline(0, color="#888", lw=1)
+    ax.set_xlabel(f"{bot}'s gain over rules, points per hand (95% CI; hands)")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
 
 
 if __name__ == "__main__":
