@@ -13,6 +13,7 @@ import pytest
 from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.engine.actions import Action, Bid
+from tricktable.engine.cards import parse_card
 from tricktable.engine.errors import OptionError
 from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
@@ -32,6 +33,8 @@ GAMES = [
     ("dummy-whist", {"jokers": True}),
     ("double-dummy-whist", {}),
 ]
+PASSING = [("paperless-spades", {})]
+"""Games whose hands start with cards passed face down between partners."""
 
 
 def positions_in(game: Game, seed: int, phase: Phase, limit: int
@@ -58,7 +61,7 @@ def same_view(game: Game, a: State, b: State, seat: int) -> bool:
         (ob.hand, ob.visible, ob.history, ob.trick, ob.legal, ob.won)
 
 
-@pytest.mark.parametrize("name,options", GAMES)
+@pytest.mark.parametrize("name,options", GAMES + PASSING)
 def test_the_rebuilt_hand_looks_the_same_to_the_seat(name: str, options: dict[str, object]
                                                     ) -> None:
     game = make_game(name, options)
@@ -82,7 +85,7 @@ def test_the_rebuilt_hand_looks_the_same_to_the_seat(name: str, options: dict[st
 
 # Double Dummy Whist hides nothing once both dummies are shown (the fourth hand is what
 # the other three leave), so it has nothing to re-deal here.
-@pytest.mark.parametrize("name,options", GAMES[:-1])
+@pytest.mark.parametrize("name,options", GAMES[:-1] + PASSING)
 def test_the_bot_cannot_peek(name: str, options: dict[str, object],
                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Its choice with a fixed seed is the same in the real position and in another whose
@@ -192,7 +195,7 @@ def bid_positions(game: Game, seed: int, limit: int = 400) -> Iterator[tuple[Sta
             yield state, seat
 
 
-@pytest.mark.parametrize("name,options", [GAMES[0], GAMES[2], GAMES[5], GAMES[6]])
+@pytest.mark.parametrize("name,options", [GAMES[0], GAMES[2], GAMES[5], GAMES[6], *PASSING])
 def test_the_bot_cannot_peek_when_bidding(name: str, options: dict[str, object],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Its bid with a fixed seed is the same when the hidden cards are dealt again."""
@@ -230,3 +233,27 @@ def test_a_bid_is_changed_only_for_a_clear_gain(monkeypatch: pytest.MonkeyPatch)
     # a gain on average that is mostly noise does not overturn the bid
     monkeypatch.setattr(bot, "world_values", fake({1: [40.0, -35.0, 30.0, -30.0]}))
     assert bot.choose(obs, list(obs.legal)) == preferred
+
+
+def test_cards_passed_to_a_partner_are_in_the_partners_hand_in_every_world() -> None:
+    """Paperless: the seat knows the three cards it passed are with its partner (unless
+    played since); every world puts them there, and the rebuilt hand's deal gives them
+    back to the seat, which replays the very pass it made."""
+    game = make_game("paperless-spades", {})
+    sampler = WorldSampler(game)
+    rng = random.Random(2)
+    checked = 0
+    for state, seat in play_positions(game, 4, limit=60):
+        obs = game.observe(state, seat)
+        gave = next(h for h in obs.history if h.startswith(f"{seat}: give"))
+        passed = 0
+        for word in gave.split(" ")[2:]:
+            passed |= 1 << parse_card(word)
+        partner = (seat + 2) % 4
+        for _ in range(3):
+            world = sampler.sample(obs, rng)
+            assert passed & ~obs.played & ~world[partner] == 0
+            again = world_state(game, obs, world)
+            assert again is not None and same_view(game, state, again, seat)
+            checked += 1
+    assert checked >= 6

@@ -5,11 +5,12 @@ The hand is dealt again (each holding's cards now, plus the cards it has played,
 cards whose dealt position the seat knows put back at that position: a dummy's peeked and
 flipped cards), then its history is replayed through ``step``. Actions the seat saw only
 in part are filled in from the world: a 3B exchange thrown back face down, a whist
-declarer's discards, both from the world's out-of-play pile. Cards passed between hidden
-hands (Paperless gives, blind-nil passes) and an extra card exchanged twice (a 3B zero's
-exchange before the high bidder's) are not followed yet: such a hand gives None, and so
-does a world that breaks a rule the sampler does not infer from (a whist joker that had
-to be thrown).
+declarer's discards, both from the world's out-of-play pile; cards passed between two
+hidden hands (a Paperless pass, a blind-nil exchange) from what the receiver holds in the
+world, the passes then taken back to find the deal. An extra card exchanged twice (a 3B
+zero's exchange before the high bidder's) is not followed yet, nor a Paperless pass still
+under way: such a hand gives None, and so does a world that breaks a rule the sampler
+does not infer from (a whist joker that had to be thrown).
 
 Only the current hand is rebuilt; earlier hands (bags carried, the zero pot) are not, so
 scores read from the rebuilt state are this hand's scores under a fresh game's carry-over.
@@ -18,7 +19,7 @@ scores read from the rebuilt state are this hand's scores under a fresh game's c
 from __future__ import annotations
 
 from ..engine.actions import CHANCE, Deal, parse_action
-from ..engine.cards import card_str, cards_of
+from ..engine.cards import card_str, cards_of, parse_card
 from ..engine.errors import IllegalAction, NotationError
 from ..engine.game import Game, step
 from ..engine.observation import Observation
@@ -62,9 +63,12 @@ def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | 
     """The current hand, dealt from ``world`` and replayed to where ``obs`` stands; None
     when the hand cannot be rebuilt from what the seat knows (see the module's text)."""
     verbs = [text.split(": ", 1)[-1].split(" ", 1)[0] for text in obs.history]
-    if any("?" in text and verb not in _FILLED for text, verb in zip(obs.history, verbs,
-                                                                     strict=True)):
+    if any("?" in text and verb not in (*_FILLED, "give")
+           for text, verb in zip(obs.history, verbs, strict=True)):
         return None
+    given = obs.info.get("given")
+    if isinstance(given, tuple | list) and not all(given):
+        return None  # a Paperless pass under way: its cards are in nobody's hand yet
     if verbs.count("exchange") > 1:
         return None  # the extra card went from hand to hand: not followed yet
     played = played_by_seat(obs)
@@ -84,7 +88,10 @@ def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | 
         if rest == "swap" and who.isdigit() and len(others) == 1:
             a, b = int(who), others[0]
             holdings[a], holdings[b] = holdings[b], holdings[a]
-    history = _filled_history(obs, hidden_out)
+    history = _with_passes(list(obs.history), holdings)
+    if history is None:
+        return None
+    history = _filled_history(history, hidden_out)
     if history is None:
         return None
     # the out-of-play pile was dealt as the extra card(s), or into the holding that
@@ -102,10 +109,52 @@ def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | 
     return None
 
 
-def _filled_history(obs: Observation, out_pile: list[int]) -> list[str] | None:
+def _with_passes(history: list[str], holdings: list[list[int]]) -> list[str] | None:
+    """Passes to a partner (a Paperless pass, a blind-nil exchange) taken back: the cards
+    each pass gave go back from the receiver's ``holdings`` (its cards now and played) to
+    the giver's, last pass first, so that the holdings become the deal. A pass the seat
+    saw face down is filled with cards the receiver ends up with (which ones makes no
+    difference to what anyone holds now); returns the history with those cards named,
+    or None when the receiver cannot have had them."""
+    n = len(holdings)
+    passes = [i for i, text in enumerate(history) if text.partition(": ")[2].startswith("give ")]
+    if not passes:
+        return history
+    out = list(history)
+    # the face-down passes first, from what each receiver holds at the end and did not
+    # give itself
+    gave_away: dict[int, set[int]] = {}
+    for i in passes:
+        who, _, rest = out[i].partition(": ")
+        words = rest.split(" ")[1:]
+        if "?" not in words:
+            gave_away.setdefault(int(who), set()).update(parse_card(w) for w in words)
+    for i in passes:
+        who, _, rest = out[i].partition(": ")
+        words = rest.split(" ")[1:]
+        if "?" not in words:
+            continue
+        receiver = (int(who) + 2) % n
+        pool = [c for c in sorted(holdings[receiver]) if c not in gave_away.get(receiver, ())]
+        if len(pool) < len(words):
+            return None
+        out[i] = f"{who}: give " + " ".join(card_str(c) for c in pool[:len(words)])
+    for i in reversed(passes):
+        who, _, rest = out[i].partition(": ")
+        giver, cards = int(who), [parse_card(w) for w in rest.split(" ")[1:]]
+        receiver = (giver + 2) % n
+        for c in cards:
+            if c not in holdings[receiver]:
+                return None
+            holdings[receiver].remove(c)
+            holdings[giver].append(c)
+    return out
+
+
+def _filled_history(history: list[str], out_pile: list[int]) -> list[str] | None:
     pile = list(out_pile)
     out = []
-    for text in obs.history:
+    for text in history:
         if "?" in text:
             words = text.split(" ")
             if words.count("?") > len(pile):

@@ -9,7 +9,8 @@ give the same worlds for the same random stream.
 What a world respects:
 
 - the seat's own hand and every card it can see in another holding (a shown dummy,
-  peeked or flipped cards, a card passed to it that it knows the place of);
+  peeked or flipped cards, a card passed to it that it knows the place of), and the
+  cards it passed to its partner (Paperless, a blind-nil exchange) in the partner's;
 - cards already played are gone;
 - each holding's size;
 - suits a seat has shown out of: a seat that did not follow the suit led holds none of it
@@ -71,14 +72,18 @@ class WorldSampler:
     def unknowns(self, obs: Observation) -> tuple[list[int], dict[int, int], dict[int, set[int]]]:
         """(the cards hidden from the seat, each other holding's number of hidden cards,
         each holding's void suits)."""
-        seen = obs.hand | obs.played | own_out_of_play(obs)
-        for cards in obs.visible:
+        placed, in_transit = known_from_own_passes(obs)
+        seen = obs.hand | obs.played | own_out_of_play(obs) | in_transit
+        known = list(obs.visible)
+        for s, cards in placed.items():
+            known[s] |= cards
+        for cards in known:
             seen |= cards
         for _, card in obs.trick:
             seen |= 1 << card
         hidden = [c for c in cards_of(self.deck & ~seen)]
         slots = {
-            s: obs.hand_sizes[s] - (obs.visible[s] & ~obs.played).bit_count()
+            s: obs.hand_sizes[s] - (known[s] & ~obs.played).bit_count()
             for s in range(len(obs.hand_sizes))
             if s != obs.seat and obs.hand_sizes[s] > 0
         }
@@ -103,12 +108,14 @@ class WorldSampler:
         """One world: every other holding's full cards (the known ones included) by seat,
         and the out-of-play pile under ``OUT`` when the deck has one."""
         dealt = self._plan(obs).draw(rng)
+        placed, _ = known_from_own_passes(obs)
         world: dict[int, CardSet] = {}
         for s in range(len(obs.hand_sizes)):
             if s == obs.seat:
                 world[s] = obs.hand
             else:
-                world[s] = (obs.visible[s] & ~obs.played) | _mask(dealt.get(s, ()))
+                known = obs.visible[s] | placed.get(s, 0)
+                world[s] = (known & ~obs.played) | _mask(dealt.get(s, ()))
         out = _mask(dealt.get(OUT, ())) | own_out_of_play(obs)
         if out:
             world[OUT] = out
@@ -127,6 +134,28 @@ def _led_spades_unbroken(voids: dict[int, set[int]], obs: Observation) -> None:
         if not broken and led == 0 and seats and seats[0] in voids:
             voids[seats[0]] |= {1, 2, 3}
         broken = broken or any(c < 13 for c in cards)  # a spade has been played
+
+
+def known_from_own_passes(obs: Observation) -> tuple[dict[int, CardSet], CardSet]:
+    """Where the cards the seat itself passed to its partner are (a Paperless pass, a
+    blind-nil exchange): in the partner's holding unless played since or passed back, or,
+    while a Paperless pass is not complete (its ``given`` info), in nobody's holding yet.
+    Returns (known cards by holding, cards between holdings)."""
+    given = obs.info.get("given")
+    complete = not isinstance(given, tuple | list) or all(given)
+    passed = 0
+    for text in obs.history:
+        seat, _, rest = text.partition(": ")
+        words = rest.split(" ")
+        if words[0] == "give" and seat == str(obs.seat) and "?" not in words:
+            for w in words[1:]:
+                passed |= 1 << parse_card(w)
+    if not passed:
+        return {}, 0
+    if not complete:
+        return {}, passed
+    partner = (obs.seat + 2) % len(obs.hand_sizes)
+    return {partner: passed & ~obs.played & ~obs.hand}, 0
 
 
 def own_out_of_play(obs: Observation) -> CardSet:
