@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from browser import CHROMIUM, SCREENSHOTS, PageErrors, chromium_available, launch, take_one_step
+from tricktable.play.opponents import default_opponent
 
 if os.environ.get("TRICKTABLE_REQUIRE_BROWSER") and not chromium_available():
     raise RuntimeError(f"the browser tests are required here but chromium ({CHROMIUM}) or "
@@ -280,7 +281,7 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicks(
     frames = Frames(page)
     # rules bots, whatever the lobby offers first: the test is about the table, and the
     # search bots' thinking would only make it slower
-    default = "montecarlo" if game in ("dummy-hand-spades", "double-dummy-whist") else "rules"
+    default = default_opponent(game)
     table = create_in_lobby(page, server, game, options, {}, bots="rules",
                             expect_default_bot=default)
     page.click("#take-seat")

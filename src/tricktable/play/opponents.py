@@ -1,9 +1,9 @@
 """The bot a person plays against when they do not choose one.
 
 It is the strongest bot measured for the game whose decisions stay quick enough to wait
-for: ``montecarlo`` where duplicate play showed it beating ``rules`` with the 95%
-interval above zero (README, "Search bots"), ``rules`` everywhere else. ``--bots`` and
-the web lobby's seat choices still pick any bot.
+for: ``montecarlo`` (thinking 0.5 s a decision, p95 under 0.5 s) wherever duplicate play
+showed it beating ``rules`` with the 95% interval above zero (README, "Search bots"),
+``rules`` everywhere else. ``--bots`` and the web lobby's seat choices still pick any bot.
 """
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 DEFAULT_OPPONENTS: Mapping[str, str] = {
-    # +14.4 points a hand against rules (95% interval +5.7..+23.1, 120 duplicate hands)
-    "dummy-hand-spades": "montecarlo",
-    # +4.5 points a hand (+2.2..+6.8); decisions p95 under a second on 2 cores
-    "double-dummy-whist": "montecarlo",
+    # gains per hand against rules at --think 0.5, duplicate hands (95% interval)
+    "spades": "montecarlo",  # +31.0 (+12.4..+49.6), 60 hands
+    "dummy-hand-spades": "montecarlo",  # +21.9 (+8.3..+35.5), 60 hands, flip-2 peeks
+    "3b-spades": "montecarlo",  # 3 players +19.1 (+5.2..+33.0); 4 players +11.6 (+2.5..+20.6)
+    "dummy-whist": "montecarlo",  # +0.7 (+0.3..+1.0), 60 hands (whist scores are small)
+    "double-dummy-whist": "montecarlo",  # +2.5 (+1.0..+4.1), 40 hands
 }
 
 FALLBACK = "rules"
