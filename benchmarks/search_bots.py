@@ -201,7 +201,7 @@ def chart(rows: list[tuple[Any, ...]], bot: str, png: Path) -> None:
     ax.barh([f"{r[0]} ({r[1]})" for r in rows], [r[2] for r in rows],
             xerr=[r[3] for r in rows], color="#1d6b43", capsize=3)
     ax.axvline(0, color="#888", lw=1)
-    ax.set_xlabel(f"{bot}'s gain over rules, points per hand (95% CI; hands)")
+    ax.set_xlabel(f"{bot}'s gain over rules, points a hand (95% CI)")
     ax.invert_yaxis()
     fig.tight_layout()
     fig.savefig(png, dpi=110)

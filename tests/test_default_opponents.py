@@ -16,7 +16,7 @@ def test_every_default_is_a_bot_of_a_game() -> None:
     for name in game_names():
         assert default_opponent(name) in bot_names()
     assert default_opponent("spades") == "montecarlo"
-    assert default_opponent("paperless-spades") == "rules"
+    assert default_opponent("a-game-nobody-measured") == "rules"
     assert default_opponent("dummy-hand-spades") == "montecarlo"
 
 
@@ -33,4 +33,4 @@ def test_play_seats_the_default_opponent_unless_told(tmp_path: Path) -> None:
     }
     assert players("dummy-hand-spades", "--bots", "rules")["1"] == "rules (seat 1)"
     assert players("spades")["1"] == "montecarlo (seat 1)"
-    assert players("paperless-spades")["1"] == "rules (seat 1)"
+    assert players("spades", "--bots", "rules")["1"] == "rules (seat 1)"

@@ -296,7 +296,7 @@ def test_the_games_and_bots_a_client_can_offer(tmp_path: Path) -> None:
             assert all(o["doc"] for o in g["options"])
         # the lobby seats each game's default opponent
         assert games["dummy-hand-spades"]["default_bot"] == "montecarlo"
-        assert games["paperless-spades"]["default_bot"] == "rules"
+        assert games["paperless-spades"]["default_bot"] == "montecarlo"
         assert {g["default_bot"] for g in games.values()} <= {b["bot"] for b in body["bots"]}
 
 

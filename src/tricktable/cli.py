@@ -189,9 +189,8 @@ def play_command(
         str | None,
         typer.Option(
             "--bots", help="The bots: one name for all (rules, random, montecarlo), or one "
-            "per other player in seat order, e.g. rules,random,rules (default: montecarlo "
-            "where it plays measurably better than rules, which is every game but "
-            "Paperless Spades so far; rules there).",
+            "per other player in seat order, e.g. rules,random,rules (default: montecarlo, "
+            "measured stronger than rules in every game).",
         ),
     ] = None,
     seed: Annotated[

@@ -17,6 +17,7 @@ DEFAULT_OPPONENTS: Mapping[str, str] = {
     "3b-spades": "montecarlo",  # 3 players +19.1 (+5.2..+33.0); 4 players +11.6 (+2.5..+20.6)
     "dummy-whist": "montecarlo",  # +0.7 (+0.3..+1.0), 60 hands (whist scores are small)
     "double-dummy-whist": "montecarlo",  # +2.5 (+1.0..+4.1), 40 hands
+    "paperless-spades": "montecarlo",  # +0.7 (+0.1..+1.3), 40 hands
 }
 
 FALLBACK = "rules"
