@@ -105,7 +105,9 @@ def test_a_whole_hand_with_wrong_input_save_and_resume(
     game: str, options: list[str], tmp_path: Path
 ) -> None:
     saved = tmp_path / "game.json"
-    child = spawn(["play", game, "--seed", "11", *options])
+    # the default opponents (search bots) with a short thinking time: the test is about
+    # the terminal, and half a second a card would only make it slower
+    child = spawn(["play", game, "--seed", "11", "--think", "0.02", *options])
     made, over = play_to_hand_end(child, save_at=2, save_to=saved, wrong=True)
     assert made >= 3
     if not over:
@@ -121,7 +123,7 @@ def test_a_whole_hand_with_wrong_input_save_and_resume(
     assert state.hand_number == 0
     assert record.extra["session"]["seed"] == 11
 
-    resumed = spawn(["play", "--resume", str(saved)])
+    resumed = spawn(["play", "--resume", str(saved), "--think", "0.02"])
     resumed.expect("Resumed")
     _, over = play_to_hand_end(resumed)
     if not over:
