@@ -257,3 +257,33 @@ def test_cards_passed_to_a_partner_are_in_the_partners_hand_in_every_world() -> 
             assert again is not None and same_view(game, state, again, seat)
             checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize(("name", "options", "carried"), [
+    ("spades", {"target": 5000}, "bags"),
+    ("dummy-hand-spades", {"target": 5000}, "bags"),
+    ("3b-spades", {"players": 4}, "zero_pot"),
+])
+def test_a_rebuilt_hand_carries_what_earlier_hands_left(
+    name: str, options: dict[str, object], carried: str
+) -> None:
+    """Bags (their penalty) and the zero pot (a zero's value) come from earlier hands: a
+    hand rebuilt from a seat's view of a later hand has them as the real one does."""
+    game = make_game(name, options)
+    sampler = WorldSampler(game)
+    rng = random.Random(1)
+    fresh = getattr(game.new_game(), carried)
+    compared = 0
+    positions = (p for seed in range(1, 12) for p in positions_in(game, seed, Phase.PLAY, 1500))
+    for state, seat in positions:
+        if compared >= 3:
+            break
+        if getattr(state, carried) == fresh:
+            continue  # nothing carried yet: no test of it
+        obs = game.observe(state, seat)
+        again = world_state(game, obs, sampler.sample(obs, rng))
+        if again is None:
+            continue
+        assert getattr(again, carried) == getattr(state, carried)
+        compared += 1
+    assert compared >= 2

@@ -561,6 +561,12 @@ class Game(TrickPlay):
         """An action as ``viewer`` saw it (hidden parts as '?')."""
         return str(action)
 
+    def carry_over(self, state: State, info: Mapping[str, Any]) -> None:
+        """Set on a new game's ``state`` what earlier hands carried into the current one
+        and its scoring reads (bags, a zero pot), from a seat's ``public_info``: a hand
+        rebuilt from an observation then scores as the real one would. Default: nothing
+        carries over."""
+
     def public_info(self, state: State, viewer: int) -> dict[str, Any]:
         """Game facts for the observation: bids, contract, trumps, running scores..."""
         return {}

@@ -492,6 +492,13 @@ class DummyHandSpades(Game):
             out[DUMMY] = state.hands[DUMMY] & seen
         return out
 
+    def carry_over(self, state: State, info: Mapping[str, Any]) -> None:
+        assert isinstance(state, DummyHandSpadesState)
+        bags = info.get("bags")
+        if isinstance(bags, Mapping):
+            for s in REAL_PLAYERS:
+                state.bags[s] = int(bags.get(str(s), 0))
+
     def public_info(self, state: State, viewer: int) -> dict[str, Any]:
         """Public: bids with their nil declarations, declarer, teams, the positions each
         player peeked at or flipped and the flipped cards, the declarations that apply,

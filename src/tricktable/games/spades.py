@@ -388,6 +388,12 @@ class Spades(Game):
             return f"{action.seat}: give ? ?"
         return str(action)
 
+    def carry_over(self, state: State, info: Mapping[str, Any]) -> None:
+        assert isinstance(state, SpadesState)
+        bags = info.get("bags")
+        if isinstance(bags, Mapping):
+            state.bags = [int(bags.get(str(team), 0)) for team in (0, 1)]
+
     def public_info(self, state: State, viewer: int) -> dict[str, Any]:
         assert isinstance(state, SpadesState)
         info: dict[str, Any] = {

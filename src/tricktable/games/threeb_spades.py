@@ -625,6 +625,12 @@ class ThreeBSpades(Game):
             return f"{action.seat}: exchange ?"
         return str(action)
 
+    def carry_over(self, state: State, info: Mapping[str, Any]) -> None:
+        assert isinstance(state, ThreeBSpadesState)
+        value = info.get("zero_value")
+        if isinstance(value, int):
+            state.zero_pot = value
+
     def public_info(self, state: State, viewer: int) -> dict[str, Any]:
         assert isinstance(state, ThreeBSpadesState)
         bids = [b for s in state.bidders if (b := state.bids[s]) is not None]

@@ -12,8 +12,10 @@ zero's exchange before the high bidder's) is not followed yet, nor a Paperless p
 under way: such a hand gives None, and so does a world that breaks a rule the sampler
 does not infer from (a whist joker that had to be thrown).
 
-Only the current hand is rebuilt; earlier hands (bags carried, the zero pot) are not, so
-scores read from the rebuilt state are this hand's scores under a fresh game's carry-over.
+Only the current hand is rebuilt, on a new game that carries over from the earlier
+hands what their scoring left and the seat was shown (``Game.carry_over``: bags, the zero
+pot), so the rebuilt hand scores as the real one would; the running totals are not
+carried (a hand's score does not read them).
 """
 
 from __future__ import annotations
@@ -167,6 +169,7 @@ def _filled_history(history: list[str], out_pile: list[int]) -> list[str] | None
 def _replay(game: Game, obs: Observation, hands: list[list[int]], extra: list[int],
             history: list[str]) -> State | None:
     state = game.new_game()
+    game.carry_over(state, obs.info)  # bags, a zero pot: the hand scores as the real one
     dealt = tuple(tuple(_positions_from_info(obs, h)) if s != obs.seat else tuple(h)
                   for s, h in enumerate(hands))
     try:
