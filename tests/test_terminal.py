@@ -207,3 +207,14 @@ def test_a_verb_of_another_moment_and_dummy_hand_nil_are_explained() -> None:
     team_bids = [Bid(0, n, nils) for n in range(14) for nils in ((), (0,), (3,))]
     assert "nil=0" in interpret("nil", team_bids).problem
     assert interpret("4 nil=0", team_bids).action == Bid(0, 4, (0,))
+
+
+def test_a_search_bot_says_it_is_thinking() -> None:
+    """Half a second a card looks like a hang: a passing line says which seat thinks."""
+    child = spawn(["play", "spades", "--seed", "4", "--no-save", "--think", "0.2"])
+    child.expect("is thinking")
+    child.expect("bid")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -25,7 +25,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from ..bots import DEFAULT_THINK, make_bot
+from ..bots import DEFAULT_THINK, Bot, make_bot
 from ..engine.actions import Action, Bid, Discard, Flip, Give, Peek, Play, parse_action
 from ..engine.cards import (
     JOKERS,
@@ -918,7 +918,8 @@ def new_game(
     if seed is None:
         seed = random.SystemRandom().randrange(10**9)
     agents: dict[int, Agent] = {
-        s: make_bot(n, game, s, seed, think) for s, n in setup.bots.items()
+        s: _shown_thinking(make_bot(n, game, s, seed, think), console)
+        for s, n in setup.bots.items()
     }
     agents[seat] = _Placeholder()
     names = {s: f"{n} (seat {s})" for s, n in setup.bots.items()}
@@ -1018,7 +1019,8 @@ def resumed_game(
         chosen["setup"] = setup
         bot_seed = seed if seed is not None else info.get("seed", "")
         agents: dict[int, Agent] = {
-            s: make_bot(n, game, s, bot_seed, think) for s, n in setup.bots.items()
+            s: _shown_thinking(make_bot(n, game, s, bot_seed, think), console)
+            for s, n in setup.bots.items()
         }
         agents[human] = _Placeholder()
         return agents
@@ -1033,6 +1035,31 @@ def resumed_game(
         f"{table.state.finished_hands} hand(s) finished."
     )
     return tg
+
+
+class _Thinking:
+    """A search bot at the terminal: while it thinks (half a second a card by default,
+    long enough to look like a hang) a passing line says who is thinking."""
+
+    def __init__(self, bot: Bot, console: Console) -> None:
+        self.bot = bot
+        self.console = console
+
+    def reseed(self, position: str) -> None:
+        self.bot.reseed(position)
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        with self.console.status(f"seat {self.bot.seat} ({self.bot.name}) is thinking...",
+                                 spinner="dots"):
+            return self.bot.choose(obs, legal)
+
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        return self.bot.offer(obs, legal)
+
+
+def _shown_thinking(bot: Bot, console: Console) -> Agent:
+    """The bot as the terminal seats it: a search bot says when it is thinking."""
+    return _Thinking(bot, console) if bot.searches else bot
 
 
 class _Placeholder:
