@@ -715,6 +715,8 @@ class LiveTable:
             # tables (and this one's seats and messages) are served meanwhile. The table's
             # lock is held, so the state it was asked about is the state it answers.
             action = await asyncio.to_thread(bot.choose, obs, legal)
+            if self._closed:
+                return  # the table was closed (server stopping) while the bot thought
         else:
             action = bot.choose(obs, legal)
         step(state, action)
