@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from test_resume_keeps_everything import ctrl_c_as_at_a_terminal
 from tricktable import cli as cli_module
 from tricktable.play.display import plain
 
@@ -158,6 +159,7 @@ def test_ctrl_c_stops_a_simulation_with_workers_at_once() -> None:
         [sys.executable, "-m", "tricktable.cli", "simulate", "spades", "--games", "100000",
          "--workers", "2", "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     time.sleep(4)
     process.send_signal(signal.SIGINT)

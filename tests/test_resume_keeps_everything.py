@@ -153,6 +153,13 @@ def test_no_save_saves_nothing(tmp_path: Path) -> None:
     assert nothing.returncode == 2 and "no unfinished game" in nothing.stderr
 
 
+def ctrl_c_as_at_a_terminal() -> None:
+    """In a child before it starts: Ctrl-C does what it does at a terminal. A child
+    inherits an ignored SIGINT (and Python then never raises KeyboardInterrupt), and a
+    test runner's worker may have it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("how", ["eof", "sigterm", "sigint"])
 def test_a_killed_terminal_loses_nothing_shown(tmp_path: Path, how: str) -> None:
     data = tmp_path / "data"
@@ -160,7 +167,7 @@ def test_a_killed_terminal_loses_nothing_shown(tmp_path: Path, how: str) -> None
     process = subprocess.Popen(
         [sys.executable, "-m", "tricktable.cli", "play", "dummy-whist", "--seed", "8"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env, restore_signals=True,
+        env=env, restore_signals=True, preexec_fn=ctrl_c_as_at_a_terminal,
     )
     assert process.stdin is not None
     deadline = time.time() + 30
