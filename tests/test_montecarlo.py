@@ -19,7 +19,7 @@ from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
 from tricktable.play.table import Table
 from tricktable.search.determinize import world_state
-from tricktable.search.montecarlo import MonteCarloBot
+from tricktable.search.montecarlo import SIMULATED, MonteCarloBot
 from tricktable.search.sampler import WorldSampler
 
 GAMES = [
@@ -189,19 +189,37 @@ def test_a_thinking_time_must_be_positive() -> None:
 
 def bid_positions(game: Game, seed: int, limit: int = 400) -> Iterator[tuple[State, int]]:
     """Positions of a rules-bot game where a seat chooses among bids only."""
-    for state, seat in positions_in(game, seed, Phase.BIDDING, limit):
-        legal = game.observe(state, seat).legal
-        if len(legal) > 1 and all(isinstance(a, Bid) for a in legal):
+    for state, seat in decision_positions(game, seed, limit):
+        if all(isinstance(a, Bid) for a in game.observe(state, seat).legal):
             yield state, seat
 
 
-@pytest.mark.parametrize("name,options", [GAMES[0], GAMES[2], GAMES[5], GAMES[6], *PASSING])
+def decision_positions(game: Game, seed: int, limit: int = 400
+                       ) -> Iterator[tuple[State, int]]:
+    """Positions of a rules-bot game where a seat makes a choice besides a card that the
+    montecarlo bot weighs by simulation (bids, passes, trumps, keep or swap)."""
+    table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats}, seed)
+    for _ in range(limit):
+        if table.over:
+            return
+        state = table.state
+        if state.phase not in (Phase.DEAL, Phase.PLAY, Phase.SCORING):
+            seat = game.controller(state, state.to_act)
+            legal = game.observe(state, seat).legal
+            if len(legal) > 1 and all(a.verb in SIMULATED for a in legal):
+                yield state, seat
+        table.advance()
+
+
+@pytest.mark.parametrize("name,options",
+                         [GAMES[0], GAMES[2], GAMES[5], GAMES[6], GAMES[8], *PASSING])
 def test_the_bot_cannot_peek_when_bidding(name: str, options: dict[str, object],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its bid with a fixed seed is the same when the hidden cards are dealt again."""
+    """Its bid (or pass, trumps, keep or swap) with a fixed seed is the same when the
+    hidden cards are dealt again."""
     monkeypatch.setattr(MonteCarloBot, "worlds", 3)
     game = make_game(name, options)
-    positions = (p for seed in range(1, 9) for p in bid_positions(game, seed))
+    positions = (p for seed in range(1, 9) for p in decision_positions(game, seed))
     assert same_choice_when_redealt(game, positions, random.Random(3), every=1, most=3) >= 2
 
 
@@ -287,3 +305,28 @@ def test_a_rebuilt_hand_carries_what_earlier_hands_left(
         assert getattr(again, carried) == getattr(state, carried)
         compared += 1
     assert compared >= 2
+
+
+def test_a_whist_decision_besides_bids_is_weighed_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trumps, direction, passes, keep or swap: every choice is weighed (they are few),
+    and one that does clearly better than the rules bot's is taken."""
+    game = make_game("dummy-whist", {})
+    for state, seat in (p for seed in range(1, 9) for p in decision_positions(game, seed)):
+        legal = list(game.observe(state, seat).legal)
+        if not any(isinstance(a, Bid) for a in legal):
+            break
+    else:
+        pytest.fail("no whist decision besides bids")
+    obs = game.observe(state, seat)
+    bot = MonteCarloBot(game, seat, 1)
+    preferred = bot.rules.choose(obs, legal)
+    other = next(a for a in legal if a != preferred)
+    asked: list[list[Action]] = []
+
+    def world_values(o: object, actions: list[Action]) -> dict[Action, list[float]]:
+        asked.append(list(actions))
+        return {a: [5.0, 6.0, 4.0] if a != other else [9.0, 10.0, 9.0] for a in actions}
+
+    monkeypatch.setattr(bot, "world_values", world_values)
+    assert bot.choose(obs, legal) == other
+    assert set(asked[-1]) == set(legal)

@@ -7,8 +7,9 @@ hand played out by ``rules`` bots for every seat; the card with the best mean sc
 the bot's side at the end of the hand wins (the score, not tricks: bags, nils, sets and
 exact bids count as the game counts them). A bid is the rules bot's unless one of its
 neighbours (a trick more or fewer, or nil) scores clearly better the same way, the rest of
-the auction bid by rules bots in the playouts (``choose_bid``). Every other decision is
-the rules bot's, and so is any decision where the hand cannot be rebuilt from what the
+the auction bid by rules bots in the playouts; so are a whist auction's pass, trumps and
+direction, and Double Dummy's keep or swap (``choose_by_simulation``). Every other
+decision is the rules bot's, and so is any decision where the hand cannot be rebuilt from what the
 bot knows (cards passed between hidden hands).
 
 How many worlds: a fixed ``WORLDS`` when the bot has no thinking time (``Bot.think`` is
@@ -44,6 +45,26 @@ MAX_ROLLOUT_STEPS = 400
 """A rollout longer than this is cut (no hand has so many actions)."""
 
 
+SIMULATED = frozenset({"bid", "pass", "trump", "direction", "keep", "swap"})
+"""Decisions besides cards that the bot weighs by simulation. The others are the rules
+bot's: cards passed or exchanged (too many choices), peeks and flips (their worth is what
+they show, which a sampled world cannot tell)."""
+MAX_CANDIDATES = 8
+"""A decision with more choices than this weighs only the neighbours of the rules bot's."""
+
+
+def _worth_weighing(action: Action, preferred: Action, choices: int) -> bool:
+    """Whether to weigh ``action`` against the rules bot's ``preferred`` choice."""
+    if isinstance(action, Bid):
+        if action.blind:
+            return False
+        if isinstance(preferred, Bid):
+            same_kind = (action.nils, action.mode) == (preferred.nils, preferred.mode)
+            return same_kind and (abs(action.tricks - preferred.tricks) == 1
+                                  or action.tricks == 0)
+    return choices <= MAX_CANDIDATES
+
+
 @register_bot
 class MonteCarloBot(Bot):
     name = "montecarlo"
@@ -70,9 +91,8 @@ class MonteCarloBot(Bot):
         self.last_values = {}
         plays = [a for a in legal if isinstance(a, Play)]
         if len(plays) != len(legal):
-            bids = [a for a in legal if isinstance(a, Bid)]
-            if len(bids) == len(legal) and len(bids) > 1:
-                return self.choose_bid(obs, bids)
+            if len(legal) > 1 and all(a.verb in SIMULATED for a in legal):
+                return self.choose_by_simulation(obs, legal)
             return self.rules.choose(obs, legal)
         if len(plays) < 2:
             return plays[0]
@@ -86,20 +106,17 @@ class MonteCarloBot(Bot):
         preferred = self.rules.choose(obs, legal)
         return preferred if preferred in tied else tied[0]
 
-    def choose_bid(self, obs: Observation, bids: Sequence[Bid]) -> Action:
-        """The rules bot's bid, unless a neighbour of it (one trick more or fewer, or a
-        nil) scored clearly better over sampled worlds, each hand played out by rules
-        bots: better on average by more than its standard error, world by world against
-        the rules bot's bid in the same worlds (a noisy estimate must not overturn a
-        sound bid)."""
-        preferred = self.rules.choose(obs, bids)
-        if not isinstance(preferred, Bid) or preferred.blind:
-            return preferred
-        same_kind = [b for b in bids
-                     if (b.nils, b.mode, b.blind) == (preferred.nils, preferred.mode, False)]
+    def choose_by_simulation(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """The rules bot's choice, unless another (for a bid, one of its neighbours: a
+        trick more or fewer, or nil) scored clearly better over sampled worlds, each hand
+        played out by rules bots: better on average by more than its standard error,
+        world by world against the rules bot's choice in the same worlds (a noisy
+        estimate must not overturn a sound choice)."""
+        preferred = self.rules.choose(obs, legal)
+        if isinstance(preferred, Bid) and preferred.blind:
+            return preferred  # blind: chosen before looking, nothing to weigh it with
         candidates = [preferred] + [
-            b for b in same_kind
-            if b != preferred and (abs(b.tricks - preferred.tricks) == 1 or b.tricks == 0)
+            a for a in legal if a != preferred and _worth_weighing(a, preferred, len(legal))
         ]
         if len(candidates) < 2:
             return preferred
@@ -109,12 +126,12 @@ class MonteCarloBot(Bot):
         self.last_values = {str(a): statistics.fmean(v) for a, v in per_world.items()}
         base = per_world[preferred]
         best, best_gain = preferred, 0.0
-        for bid in candidates[1:]:
-            diffs = [x - y for x, y in zip(per_world[bid], base, strict=True)]
+        for other in candidates[1:]:
+            diffs = [x - y for x, y in zip(per_world[other], base, strict=True)]
             gain = statistics.fmean(diffs)
             error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
             if len(diffs) > 1 and gain > error and gain > best_gain:
-                best, best_gain = bid, gain
+                best, best_gain = other, gain
         return best
 
     def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
