@@ -111,6 +111,7 @@ NO_RANK = 15  # a rank threshold above every card: no rank matters
 HSCALE = 4
 HCAP = 400
 RUN = 512  # in a move's code: the card stands for a run of several
+RUN_TOP = 10  # ... whose top card's rank bit is kept from this bit of the code up
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
 MAX_DEPTH = 18 * 6 + 1
 # per depth of the search: moves, their scores, the playable sets, then the position's
@@ -163,10 +164,12 @@ RELEVANT = HISTORY + HISTORY_SIZE
 STATS = RELEVANT + (MAX_DEPTH + 1) * SUITS
 S_FIRST_CUT, S_LATE_CUT, S_ALL_NODES, S_ALL_MOVES = 0, 1, 2, 3
 S_WALKED = 4  # table entries looked at in look-ups
+S_STORED_CARDS = 5  # cards in play at the positions stored in the table ...
+S_PATTERN_CARDS = 6  # ... and those whose holders their entries keep
 
 
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(STATS + 5, dtype=np.int64)
+    return np.zeros(STATS + 7, dtype=np.int64)
 
 
 # Card sets of one suit are 15-bit masks: their counts and highest bits come from tables.
@@ -384,7 +387,8 @@ def _gen_moves(
                         sc = 30 - bit - (25 if s == trump else 0) + length
                 if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
                     sc += 100000  # the best move here last time (transposition table)
-                mv[at + count] = s * 64 + bit * 2 + low + (RUN if run_top > b else 0)
+                mv[at + count] = (s * 64 + bit * 2 + low + (RUN if run_top > b else 0)
+                                  + (run_top << RUN_TOP))
                 h = mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit]
                 mv[score_at + count] = sc * HSCALE + min(h, HCAP)
                 count += 1
@@ -639,6 +643,9 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     """Keep a bound found at a trick boundary, for every position with its pattern."""
     o = k + KEY_WORDS  # scratch: the next depth's table key is free now (none deeper runs)
     packed = _pattern(st, mv, rel, mv, k, mv, o)
+    for x in range(SUITS):
+        mv[STATS + S_STORED_CARDS] += mv[k + COUNTS + x]
+        mv[STATS + S_PATTERN_CARDS] += (packed >> (5 * x)) & 31
     slot = _first(tt, chain)
     walked = 0
     found = False
@@ -694,6 +701,29 @@ def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
     """The result rests on ``seat``'s runs from the top of the four suits."""
     for s in range(4):
         mv[rel + s] = min(mv[rel + s], _stopper(st, seat, s))
+
+
+@njit(cache=True)
+def _whole_runs(mv: np.ndarray, at: int, count: int, rel: int) -> None:
+    """After every move of a position was searched: a card that stood for a run of
+    cards must stand for the whole run in any position the result is stored for. If the
+    ranks that matter reach into the run, they take in all of it, so that the run is a
+    run there too (a card of it above the ranks that matter and one below would be
+    different moves there, and only one was searched here). A run wholly below the ranks
+    that matter is small cards anywhere, and one wholly above is the very same cards."""
+    changed = True
+    while changed:
+        changed = False
+        for i in range(count):
+            code = mv[at + i]
+            if not code & RUN:
+                continue
+            s = (code >> 6) & 7
+            low_bit = (code >> 1) & 31
+            top_bit = code >> RUN_TOP
+            if low_bit < mv[rel + s] <= top_bit:
+                mv[rel + s] = low_bit
+                changed = True
 
 
 @njit("boolean(int64[:], int64[:], int64[:], int64, int64)", cache=True)
@@ -779,9 +809,6 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         s = (code >> 6) & 7
         bit = (code >> 1) & 31
         low = code & 1
-        # A card standing for a run: the answer holds elsewhere only if those cards are
-        # a run there as well, so its rank matters.
-        stands_for_run = code & RUN
         st[base + s] &= ~(1 << bit)
         if n > 0:
             if old_led < 0:
@@ -825,8 +852,6 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         st[LED] = old_led
         st[BROKEN] = old_broken
         st[base + s] |= 1 << bit
-        if stands_for_run:
-            mv[child + s] = min(mv[child + s], bit)
         if (maximizing and r) or (not maximizing and not r):
             # a cut-off: this move alone decides, so only its ranks matter
             result = bool(r)
@@ -842,6 +867,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     if best < 0:
         mv[STATS + S_ALL_NODES] += 1
         mv[STATS + S_ALL_MOVES] += count
+        _whole_runs(mv, at, count, rel)
     if chain >= 0:
         _store(st, tt, mv, k, chain, rel, result, target, best, left)
     return result
