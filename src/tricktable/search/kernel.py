@@ -166,10 +166,11 @@ S_FIRST_CUT, S_LATE_CUT, S_ALL_NODES, S_ALL_MOVES = 0, 1, 2, 3
 S_WALKED = 4  # table entries looked at in look-ups
 S_STORED_CARDS = 5  # cards in play at the positions stored in the table ...
 S_PATTERN_CARDS = 6  # ... and those whose holders their entries keep
+S_SKIPPED = 7  # moves not searched: below the ranks a refutation of the suit rested on
 
 
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(STATS + 7, dtype=np.int64)
+    return np.zeros(STATS + 8, dtype=np.int64)
 
 
 # Card sets of one suit are 15-bit masks: their counts and highest bits come from tables.
@@ -704,6 +705,14 @@ def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
 
 
 @njit(cache=True)
+def _ranks_interchangeable(st: np.ndarray, s: int) -> bool:
+    """Whether the rules treat the cards of suit ``s`` alike whatever their rank (no
+    ace that may be called low, no rule for some of its cards only), so that two of them
+    differ only in which beats which."""
+    return st[FORCED + s] == NO_RANK and not (st[PARTIAL] >> s) & 1
+
+
+@njit(cache=True)
 def _whole_runs(mv: np.ndarray, at: int, count: int, rel: int) -> None:
     """After every move of a position was searched: a card that stood for a run of
     cards must stand for the whole run in any position the result is stored for. If the
@@ -804,10 +813,21 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     trump = st[TRUMP]
     tsize = st[TRICK_SIZE]
     child = rel + SUITS
+    # Per suit, the rank below which this seat's cards need no search: a card refuted
+    # by a line that never compared it with anything answers for every card of the suit
+    # below the ranks that line rested on (swap the two cards' names: every trick of the
+    # line has the same winner). DDS's "lowest win". 0: none yet. (The playable sets
+    # kept here by the move generator are no longer needed.)
+    lowest_win = at + 2 * MAX_MOVES
+    for x in range(SUITS):
+        mv[lowest_win + x] = 0
     for i in range(count):
         code = mv[at + i]
         s = (code >> 6) & 7
         bit = (code >> 1) & 31
+        if (code >> RUN_TOP) < mv[lowest_win + s]:
+            mv[STATS + S_SKIPPED] += 1
+            continue
         low = code & 1
         st[base + s] &= ~(1 << bit)
         if n > 0:
@@ -864,6 +884,9 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         # every move fails the same way: the answer rests on the ranks of each
         for x in range(SUITS):
             mv[rel + x] = min(mv[rel + x], mv[child + x])
+        if (mv[lowest_win + s] == 0 and not low and (code >> RUN_TOP) < mv[rel + s]
+                and _ranks_interchangeable(st, s)):
+            mv[lowest_win + s] = mv[rel + s]
     if best < 0:
         mv[STATS + S_ALL_NODES] += 1
         mv[STATS + S_ALL_MOVES] += count
