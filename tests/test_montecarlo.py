@@ -97,7 +97,8 @@ def test_the_bot_cannot_peek(name: str, options: dict[str, object],
 
 
 def same_choice_when_redealt(game: Game, positions: Iterator[tuple[State, int]],
-                             rng: random.Random, every: int, most: int) -> int:
+                             rng: random.Random, every: int, most: int,
+                             bot_class: type[MonteCarloBot] = MonteCarloBot) -> int:
     """At every ``every``-th position (up to ``most`` compared), the bot's choice with a
     fixed seed is the same in the real state and in one whose hidden cards were dealt
     again consistently with its observation; returns how many were compared."""
@@ -112,7 +113,7 @@ def same_choice_when_redealt(game: Game, positions: Iterator[tuple[State, int]],
             continue  # not rebuilt, or nothing hidden was dealt differently
         choices = []
         for s in (state, other):
-            bot = MonteCarloBot(game, seat, "fixed")
+            bot = bot_class(game, seat, "fixed")
             bot.reseed(f"{i}")
             o = game.observe(s, seat)
             choices.append(bot.choose(o, list(o.legal)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..engine.actions import Play
 from ..engine.game import step
 from ..engine.state import Phase, State
-from .position import position_of
+from .position import play, position_of
 from .solver import Solver, side_of
 
 
@@ -61,8 +61,10 @@ def play_out(state: State, seat: int, solver: Solver | None = None) -> list[Play
     solver = solver or Solver(table_bits=16)
     side = side_of(state, seat)
     played: list[Play] = []
+    pos = position_of(state)
     while state.phase is Phase.PLAY:
-        pos = position_of(state)
+        if pos.to_act != state.to_act or pos.hands != tuple(state.hands):
+            pos = position_of(state)  # (the position follows the state; read it again)
         values = solver.move_values(pos, side)
         mover = pos.to_act
         pick = max if side >> mover & 1 else min
@@ -71,4 +73,6 @@ def play_out(state: State, seat: int, solver: Solver | None = None) -> list[Play
         action = Play(mover, move.card, move.low)
         step(state, action)
         played.append(action)
+        # the hand's play rules hold to its end: follow the play, do not read them again
+        pos = play(pos, move)[0]
     return played

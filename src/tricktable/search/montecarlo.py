@@ -172,6 +172,11 @@ class MonteCarloBot(Bot):
         self.last_worlds = used
         return totals if used else {}
 
+    def _finish_play(self, state: State, me: int) -> bool:
+        """A subclass's way to play the rest of the cards of a rollout other than by
+        rules bots (``pimc``: double dummy); whether it did."""
+        return False
+
     def _play_out(self, state: State, me: int, stream: str) -> float:
         """Play the hand to its end with rules bots; this side's score for the hand."""
         game = self.game
@@ -180,6 +185,8 @@ class MonteCarloBot(Bot):
         for _ in range(MAX_ROLLOUT_STEPS):
             if state.phase in (Phase.SCORING, Phase.GAME_OVER) or state.hand_number != hand:
                 break
+            if self._finish_play(state, me):
+                continue
             chooser = game.controller(state, state.to_act)
             legal = [a for a in game.legal_actions(state)
                      if game.controller(state, a.seat) == chooser]

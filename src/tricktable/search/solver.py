@@ -18,10 +18,11 @@ The kernel (numba) is imported on the first solve, never by merely importing thi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..engine.cards import NO_SUIT, cards_of
+from ..engine.cards import NO_SUIT
 from ..engine.order import CardOrder
 from ..engine.state import State
 from .position import Move, PlayRules, Position, play, position_of, seats_mask
@@ -63,12 +64,42 @@ def _encode_card(order: CardOrder, c: int) -> tuple[int, int]:
     return suit, order.rank_key(c) - 2
 
 
+@functools.lru_cache(maxsize=32)
+def _suit_tables(order: CardOrder) -> tuple[list[int], ...]:
+    """Per suit of the deck (13 cards each), a table from its 13-bit block of a card set
+    to the kernel's rank mask in that suit (the suits of the deck are the kernel's suits
+    0..3; jokers are encoded apart). Built once per card order."""
+    tables = []
+    for suit in range(4):
+        bits = [1 << _encode_card(order, suit * 13 + r)[1] for r in range(13)]
+        table = [0] * (1 << 13)
+        for x in range(1, 1 << 13):
+            low = x & -x
+            table[x] = table[x ^ low] | bits[low.bit_length() - 1]
+        tables.append(table)
+    return tuple(tables)
+
+
 def _per_suit(order: CardOrder, mask: int) -> list[int]:
-    out = [0] * 5
-    for c in cards_of(mask):
-        s, b = _encode_card(order, c)
-        out[s] |= 1 << b
+    tables = _suit_tables(order)
+    out = [tables[0][mask & 0x1FFF], tables[1][mask >> 13 & 0x1FFF],
+           tables[2][mask >> 26 & 0x1FFF], tables[3][mask >> 39 & 0x1FFF], 0]
+    for c in (52, 53):
+        if mask >> c & 1:
+            s, b = _encode_card(order, c)
+            out[s] |= 1 << b
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_masks(order: CardOrder, rules: PlayRules) -> tuple[int, ...]:
+    """The five rule masks per kernel suit, in the kernel's order (cached: a hand's rules
+    do not change while it is played)."""
+    out: list[int] = []
+    for mask in (rules.lead_blocked_until_broken, rules.lead_blocked,
+                 rules.must_throw_when_void, rules.not_after_suitless_lead, rules.ace_low):
+        out += _per_suit(order, mask)
+    return tuple(out)
 
 
 class Solver:
@@ -92,23 +123,26 @@ class Solver:
         order = pos.order
         st = np.zeros(k.STATE_SIZE, dtype=np.int64)
         n = pos.num_seats
-        if n > k.MAX_SEATS or pos.tricks_left > k.MAX_TRICKS:
+        left = pos.tricks_left
+        if n > k.MAX_SEATS or left > k.MAX_TRICKS:
             raise ValueError(
                 f"the solver handles up to {k.MAX_SEATS} seats and {k.MAX_TRICKS} tricks"
             )
+        in_play = [0] * 5
         for seat, hand in enumerate(pos.hands):
-            for s, m in enumerate(_per_suit(order, hand)):
-                st[k.HANDS + seat * 5 + s] = m
-        for seat, nxt in enumerate(pos.next_seat):
-            st[k.NEXT + seat] = nxt
-        st[k.TRICKS_LEFT] = pos.tricks_left
+            per_suit = _per_suit(order, hand)
+            st[k.HANDS + seat * 5:k.HANDS + seat * 5 + 5] = per_suit
+            for s in range(5):
+                in_play[s] |= per_suit[s]
+        st[k.NEXT:k.NEXT + n] = pos.next_seat
         for i, (seat, c) in enumerate(pos.trick):
             s, b = _encode_card(order, c)
-            at = k.TRICK_CARDS + (pos.tricks_left * k.MAX_SEATS + i) * 4
+            at = k.TRICK_CARDS + (left * k.MAX_SEATS + i) * 4
             st[at + k.T_SUIT] = s
             st[at + k.T_BIT] = b
             st[at + k.T_LOW] = pos.trick_low_aces >> i & 1
             st[at + k.T_SEAT] = seat
+            in_play[s] |= 1 << b
         st[k.N_TRICK] = len(pos.trick)
         st[k.LED] = pos.led_suit
         st[k.BROKEN] = int(pos.trump_broken)
@@ -118,23 +152,12 @@ class Solver:
         st[k.TRUMP] = order.trump if order.trump != NO_SUIT else -1
         st[k.MAXIMIZERS] = maximizers
         st[k.COUNTED] = counted
-        st[k.TRICKS_LEFT] = pos.tricks_left
+        st[k.TRICKS_LEFT] = left
         rules = pos.rules
-        for r, mask in enumerate((
-            rules.lead_blocked_until_broken, rules.lead_blocked, rules.must_throw_when_void,
-            rules.not_after_suitless_lead, rules.ace_low,
-        )):
-            for s, m in enumerate(_per_suit(order, mask)):
-                st[k.RULES + r * 5 + s] = m
+        masks = _rule_masks(order, rules)
+        st[k.RULES:k.RULES + 25] = masks
         # Ranks a stored result always depends on (see kernel.FORCED): all of a suit's
         # when a rule tells its cards apart by rank, and the ace where it may be called low.
-        in_play = [0] * 5
-        for seat in range(n):
-            for s in range(5):
-                in_play[s] |= st[k.HANDS + seat * 5 + s]
-        for i in range(len(pos.trick)):
-            at = k.TRICK_CARDS + (pos.tricks_left * k.MAX_SEATS + i) * 4
-            in_play[st[at + k.T_SUIT]] |= 1 << st[at + k.T_BIT]
         # A stored result is reused in any position of the same setting with the same
         # shape and top cards, so the setting also says how each rule treats each suit's
         # cards in play: none, all, or some (then the very cards go into the key).
@@ -143,12 +166,12 @@ class Solver:
         for s in range(5):
             forced = k.NO_RANK
             for r in range(4):
-                m = st[k.RULES + r * 5 + s] & in_play[s]
+                m = masks[r * 5 + s] & in_play[s]
                 if m and m != in_play[s]:
                     forced = 0
                     partial |= 1 << s
                 treatment.append(0 if not m else 1 if m == in_play[s] else 2)
-            if st[k.RULES + k.R_ACE_LOW * 5 + s] >> k.ACE_BIT & 1:
+            if masks[k.R_ACE_LOW * 5 + s] >> k.ACE_BIT & 1:
                 forced = min(forced, k.ACE_BIT)
             st[k.FORCED + s] = forced
         st[k.PARTIAL] = partial
