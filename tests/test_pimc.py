@@ -8,8 +8,8 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from test_montecarlo import GAMES, PASSING, play_positions, same_choice_when_redealt
 
+from test_montecarlo import GAMES, PASSING, play_positions, same_choice_when_redealt
 from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.engine.actions import Bid
