@@ -179,6 +179,12 @@ class MonteCarloBot(Bot):
 
     def _play_out(self, state: State, me: int, stream: str) -> float:
         """Play the hand to its end with rules bots; this side's score for the hand."""
+        scores = self._hand_scores(state, me, stream)
+        return scores.get(self.game.entity_label(self.game.entity_of_seat(me)), 0.0)
+
+    def _hand_scores(self, state: State, me: int, stream: str) -> dict[str, float]:
+        """Play the hand to its end with rules bots (``me``: whose side a subclass's way
+        of finishing the play serves); every side's score for the hand, by label."""
         game = self.game
         bots = {s: make_bot("rules", game, s, f"{self.seed}/{stream}") for s in game.player_seats}
         hand = state.hand_number
@@ -198,6 +204,5 @@ class MonteCarloBot(Bot):
                 break
             step(state, bot.choose(game.observe(state, chooser), legal))
         if not state.results:
-            return 0.0
-        label = game.entity_label(game.entity_of_seat(me))
-        return float(state.results[-1].scores.get(label, 0))
+            return {}
+        return {label: float(v) for label, v in state.results[-1].scores.items()}
