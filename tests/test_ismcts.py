@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_montecarlo import GAMES, PASSING, play_positions, same_choice_when_redealt
 
+from test_montecarlo import GAMES, PASSING, play_positions, same_choice_when_redealt
 from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.play.table import Table
