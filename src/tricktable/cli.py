@@ -43,8 +43,15 @@ stderr = Console(stderr=True, highlight=False)
 
 MAX_WORKERS = 64
 MAX_THINK = 60.0
+def _per_second(count: int, seconds: float) -> str:
+    """A rate for people: whole numbers when fast, two figures when slow (search bots)."""
+    rate = count / max(seconds, 1e-9)
+    return f"{rate:.0f}/s" if rate >= 10 else f"{rate:.2g}/s"
+
+
 THINK_HELP = (
-    f"Seconds a search bot (montecarlo) may think per decision (default {DEFAULT_THINK}); "
+    "Seconds a search bot (montecarlo, pimc, ismcts) may think per decision (default "
+    f"{DEFAULT_THINK}); "
     "0: a fixed amount of search, the same on every machine, so that its choices follow "
     "from the seed alone."
 )
@@ -188,9 +195,9 @@ def play_command(
     bots: Annotated[
         str | None,
         typer.Option(
-            "--bots", help="The bots: one name for all (rules, random, montecarlo), or one "
-            "per other player in seat order, e.g. rules,random,rules (default: montecarlo, "
-            "measured stronger than rules in every game).",
+            "--bots", help="The bots: one name for all (rules, random, montecarlo, pimc, "
+            "ismcts), or one per other player in seat order, e.g. rules,random,rules "
+            "(default: montecarlo, measured stronger than rules in every game).",
         ),
     ] = None,
     seed: Annotated[
@@ -416,7 +423,7 @@ def simulate_command(
     )
     stdout.print(
         f"seed {shown(seed)}"
-        f"; {hands} hands in {seconds:.1f} s ({hands / max(seconds, 1e-9):.0f}/s)"
+        f"; {hands} hands in {seconds:.1f} s ({_per_second(hands, seconds)})"
     )
     if unfinished:
         stdout.print(f"{unfinished} game(s) unfinished after {max_hands} hands (no winner).")
