@@ -4,10 +4,12 @@ Duplicate single hands: for each deal (seed) and each side, the hand is played o
 the search bot holding that side's cards (its partner too, in a partnership) and the rules
 bot everywhere else, and once with rules bots everywhere; the difference in that side's
 hand score is the search bot's gain on those cards. Reported per game: mean gain per hand
-with a 95% interval, and the search bot's decision times (p50, p95, max).
+with a 95% interval; the gain in margin (the side's score less the mean of the others',
+so that points taken from opponents count, as they do towards winning a game); nils made
+and broken; and the search bot's decision times (p50, p95, max).
 
     .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
-        [--png out.png]
+        [--objective margin|score] [--png out.png]
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from tricktable import make_game
 from tricktable.bots import DEFAULT_THINK, make_bot
 from tricktable.engine.actions import Bid
 from tricktable.play.table import Table
+from tricktable.search.montecarlo import OBJECTIVES, MonteCarloBot, hand_value
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("spades", {}),
@@ -92,7 +95,7 @@ class NilCount:
 
 def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[int],
                bot: str, times: list[float], side_seat: int,
-               think: float | None = None) -> tuple[float, Any]:
+               think: float | None = None) -> tuple[float, float, Any]:
     game = make_game(name, options)
     agents: dict[int, Any] = {}
     for s in game.player_seats:
@@ -103,7 +106,8 @@ def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[
     table = Table(game, agents, seed)
     table.run(max_hands=1)
     label = game.entity_label(game.entity_of_seat(side_seat))
-    return float(table.state.results[0].scores.get(label, 0)), table.state
+    scores = {k: float(v) for k, v in table.state.results[0].scores.items()}
+    return scores.get(label, 0.0), hand_value(scores, label, "margin"), table.state
 
 
 def quantile_ms(times: list[float], q: float) -> float:
@@ -131,9 +135,12 @@ def main() -> None:
     ap.add_argument("--gains", type=Path, help="append every hand's gain to this JSON file")
     ap.add_argument("--think", type=float, default=DEFAULT_THINK,
                     help="the search bot's seconds per decision (0: its fixed search)")
+    ap.add_argument("--objective", choices=OBJECTIVES, default=MonteCarloBot.objective,
+                    help="what the search bot plays for (montecarlo.OBJECTIVES)")
     ap.add_argument("--pooled", type=Path, help="play nothing: chart and summarise the "
                     "gains kept by earlier runs' --gains in this file")
     args = ap.parse_args()
+    MonteCarloBot.objective = args.objective  # the search bots all derive from it
     console = Console()
     if args.pooled:
         pooled = json.loads(args.pooled.read_text())
@@ -150,6 +157,7 @@ def main() -> None:
     chosen = [g for g in GAMES if not args.games or g[0] in args.games.split(",")]
     for name, options in chosen:
         gains: list[float] = []
+        margins: list[float] = []
         times: list[float] = []
         nils = NilCount()
         label = name + "".join(f" {k}={v}" for k, v in options.items())
@@ -157,10 +165,12 @@ def main() -> None:
         for seed in track(deals, description=label, console=console):
             for side in sides(name, options):
                 seat = min(side)
-                with_bot, played = hand_score(name, options, seed, side, args.bot, times,
-                                              seat, args.think or None)
-                without, baseline = hand_score(name, options, seed, set(), args.bot, [], seat)
+                with_bot, margin, played = hand_score(name, options, seed, side, args.bot,
+                                                      times, seat, args.think or None)
+                without, base_margin, baseline = hand_score(name, options, seed, set(),
+                                                            args.bot, [], seat)
                 gains.append(with_bot - without)
+                margins.append(margin - base_margin)
                 nils.add(0, played, side)
                 nils.add(1, baseline, side)
         if args.gains:
@@ -169,16 +179,20 @@ def main() -> None:
             args.gains.write_text(json.dumps(kept))
         mean = statistics.fmean(gains)
         half = interval(gains)
+        margin_mean = statistics.fmean(margins)
+        margin_half = interval(margins)
         rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
-                     quantile_ms(times, 0.95), quantile_ms(times, 1.0), nils.text()))
+                     quantile_ms(times, 0.95), quantile_ms(times, 1.0), nils.text(),
+                     f"{margin_mean:+.1f} ({margin_mean - margin_half:+.1f} to "
+                     f"{margin_mean + margin_half:+.1f})"))
     thinking = f"thinking {args.think} s" if args.think else "fixed search"
     table = RichTable(title=f"{args.bot} ({thinking}) against rules: duplicate single hands")
-    for col in ("game", "hands", "gain per hand (95% CI)", "p50 ms", "p95 ms", "max ms",
-                "nils: the side's made, opponents' broken"):
+    for col in ("game", "hands", "gain per hand (95% CI)", "margin gain (95% CI)", "p50 ms",
+                "p95 ms", "max ms", "nils: the side's made, opponents' broken"):
         table.add_column(col)
-    for label, n, mean, half, p50, p95, mx, nil_text in rows:
+    for label, n, mean, half, p50, p95, mx, nil_text, margin_text in rows:
         table.add_row(label, str(n), f"{mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})",
-                      f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", nil_text)
+                      margin_text, f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", nil_text)
     console.print(table)
     if args.png:
         chart([r[:4] for r in rows], args.bot, args.png)

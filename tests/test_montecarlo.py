@@ -331,3 +331,17 @@ def test_a_whist_decision_besides_bids_is_weighed_too(monkeypatch: pytest.Monkey
     monkeypatch.setattr(bot, "world_values", world_values)
     assert bot.choose(obs, legal) == other
     assert set(asked[-1]) == set(legal)
+
+
+def test_a_hand_is_worth_its_margin_over_the_others_or_its_score() -> None:
+    """By default a point taken from an opponent counts for the bot (setting a contract,
+    breaking a nil); with the ``score`` objective only its own score does."""
+    from tricktable.search.montecarlo import OBJECTIVES, hand_value
+
+    assert MonteCarloBot.objective == "margin" and set(OBJECTIVES) == {"margin", "score"}
+    two_sides = {"0": 120.0, "1": -80.0}
+    assert hand_value(two_sides, "0", "margin") == 200.0
+    assert hand_value(two_sides, "0", "score") == 120.0
+    three = {"0": 30.0, "1": 50.0, "2": -10.0}
+    assert hand_value(three, "0", "margin") == 30.0 - 20.0
+    assert hand_value({"0": 5.0}, "0", "margin") == 5.0

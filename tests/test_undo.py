@@ -65,7 +65,7 @@ def test_hint_for_a_card_gives_each_cards_worth(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())  # the terminal wraps long lines
     assert "Hint: the montecarlo bot would play" in text
-    assert "Mean score of this hand for your side" in text
+    assert "Mean margin of this hand for your side" in text
 
 
 def test_think_zero_gives_the_fixed_search(tmp_path: Path) -> None:

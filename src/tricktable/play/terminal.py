@@ -49,6 +49,12 @@ from .table import SESSION_KEY, Agent, Table, resume, session_info
 
 HUMAN = "human"
 
+_WORTH = {
+    "margin": "margin of this hand for your side (its score less the others' average)",
+    "score": "score of this hand for your side",
+}
+"""How the hint names what montecarlo's values are (``montecarlo.OBJECTIVES``)."""
+
 
 class QuitGame(Exception):
     """The person asked to leave (``quit``, end of input, Ctrl-C or SIGTERM); the text
@@ -495,7 +501,7 @@ class TerminalPlayer:
     def show_hint(self, obs: Observation, legal: Sequence[Action], optional: bool) -> None:
         """What a bot would do in the person's place, from the person's own observation (a
         bot made for the hint: it sees nothing the person does not): for a card, the
-        montecarlo bot with each card's mean score; otherwise the rules bot."""
+        montecarlo bot with each card's mean worth; otherwise the rules bot."""
         seed = f"hint/{obs.hand_number}/{len(obs.history)}"
         if not optional and len(legal) > 1 and all(a.verb == "play" for a in legal):
             # a card to play: the search bot, with what each card is worth on average
@@ -509,7 +515,7 @@ class TerminalPlayer:
                 values = ", ".join(f"{text.split(' ', 2)[-1]} {v:+.1f}" for text, v in best)
                 self.console.print(
                     f"Hint: the montecarlo bot would {escape(_words(choice))} here. Mean "
-                    f"score of this hand for your side after each card, over "
+                    f"{_WORTH[searcher.objective]} after each card, over "
                     f"{searcher.last_worlds} deals of the cards you cannot see: "
                     f"{escape(values)}.")
                 return

@@ -11,8 +11,9 @@ Powley and Whitehouse 2012). Each iteration:
    world* by UCB1, the exploration counted over the iterations where a card was there to
    be played (its availability), until it meets a card never tried: that one is added;
 3. plays the hand to its end with ``rules`` bots for every seat;
-4. gives every card on the path the hand's score of the side that chose it: each seat
-   plays for its own score (a partnership for its side's), not for the bot's.
+4. gives every card on the path what the hand was worth to the side that chose it (its
+   score less the others' mean, ``montecarlo.OBJECTIVES``): each seat plays for its own
+   side, not for the bot's.
 
 The card chosen is the one tried most often. Bids and the other choices besides cards
 are weighed as montecarlo weighs them.
@@ -34,7 +35,7 @@ from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.state import Phase, State
 from .determinize import world_state
-from .montecarlo import MonteCarloBot
+from .montecarlo import MonteCarloBot, hand_value
 from .sampler import InconsistentObservation
 
 ITERATIONS = 240
@@ -142,7 +143,7 @@ class IsmctsBot(MonteCarloBot):
             spread.add(value)
         for n in path:
             n.visits += 1
-            n.total += scores.get(n.label, 0.0)
+            n.total += hand_value(scores, n.label, self.objective)
 
 
 class _Spread:

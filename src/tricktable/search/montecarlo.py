@@ -65,6 +65,21 @@ def _worth_weighing(action: Action, preferred: Action, choices: int) -> bool:
     return choices <= MAX_CANDIDATES
 
 
+OBJECTIVES = ("margin", "score")
+"""What a hand is worth to a side: ``margin``, its score less the mean of the others'
+(a point taken from an opponent counts, so setting a contract or breaking a nil is worth
+playing for, as it is to win the game); ``score``, its own score alone."""
+
+
+def hand_value(scores: dict[str, float], label: str, objective: str) -> float:
+    """A hand's worth to the side ``label`` by ``objective`` (see OBJECTIVES)."""
+    own = scores.get(label, 0.0)
+    if objective == "score":
+        return own
+    others = [v for k, v in scores.items() if k != label]
+    return own - (sum(others) / len(others) if others else 0.0)
+
+
 @register_bot
 class MonteCarloBot(Bot):
     name = "montecarlo"
@@ -73,6 +88,7 @@ class MonteCarloBot(Bot):
                    "like the rules bot unless a neighbouring bid scores clearly better")
     worlds = WORLDS
     searches = True
+    objective = "margin"
 
     def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
         super().__init__(game, seat, seed)
@@ -178,9 +194,10 @@ class MonteCarloBot(Bot):
         return False
 
     def _play_out(self, state: State, me: int, stream: str) -> float:
-        """Play the hand to its end with rules bots; this side's score for the hand."""
+        """Play the hand to its end with rules bots; what it was worth to this side."""
         scores = self._hand_scores(state, me, stream)
-        return scores.get(self.game.entity_label(self.game.entity_of_seat(me)), 0.0)
+        return hand_value(scores, self.game.entity_label(self.game.entity_of_seat(me)),
+                          self.objective)
 
     def _hand_scores(self, state: State, me: int, stream: str) -> dict[str, float]:
         """Play the hand to its end with rules bots (``me``: whose side a subclass's way
