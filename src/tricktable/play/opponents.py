@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 DEFAULT_OPPONENTS: Mapping[str, str] = {
-    # gains per hand against rules at --think 0.5, duplicate hands (95% interval)
-    "spades": "montecarlo",  # +31.0 (+12.4..+49.6), 60 hands
-    "dummy-hand-spades": "montecarlo",  # +21.9 (+8.3..+35.5), 60 hands, flip-2 peeks
-    "3b-spades": "montecarlo",  # 3 players +19.1 (+5.2..+33.0); 4 players +11.6 (+2.5..+20.6)
-    "dummy-whist": "montecarlo",  # +0.7 (+0.3..+1.0), 60 hands (whist scores are small)
-    "double-dummy-whist": "montecarlo",  # +2.5 (+1.0..+4.1), 40 hands
-    "paperless-spades": "montecarlo",  # +0.7 (+0.1..+1.3), 40 hands
+    # gains per hand against rules at --think 0.5, duplicate hands, playing for the
+    # margin: own score (95% interval); margin over the others where the score's crosses 0
+    "spades": "montecarlo",  # +36.5 (+17.4..+55.6), 60 hands
+    "dummy-hand-spades": "montecarlo",  # +20.8 (+7.1..+34.6), 60 hands, flip-2 peeks
+    "3b-spades": "montecarlo",  # 3 players margin +16.6 (+1.8..+31.4); 4 players +12.4
+    "dummy-whist": "montecarlo",  # +1.0 (+0.5..+1.5), 60 hands (whist scores are small)
+    "double-dummy-whist": "montecarlo",  # +3.1 (+1.6..+4.6), 40 hands
+    "paperless-spades": "montecarlo",  # +0.9 (+0.3..+1.6), 40 hands
 }
 
 FALLBACK = "rules"
