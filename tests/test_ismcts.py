@@ -8,10 +8,15 @@ import random
 
 import pytest
 
-from test_montecarlo import GAMES, PASSING, play_positions, same_choice_when_redealt
+from test_montecarlo import (
+    GAMES,
+    PASSING,
+    play_positions,
+    plays_a_whole_hand,
+    same_choice_when_redealt,
+)
 from tricktable import make_game
 from tricktable.bots import make_bot
-from tricktable.play.table import Table
 from tricktable.search.ismcts import IsmctsBot
 
 CUTTHROAT = [GAMES[2], GAMES[4], GAMES[5]]
@@ -69,9 +74,4 @@ def test_the_bot_plays_whole_hands(name: str, options: dict[str, object],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(IsmctsBot, "iterations", 12)
     monkeypatch.setattr(IsmctsBot, "worlds", 2)  # for its bids, weighed as montecarlo's
-    game = make_game(name, options)
-    agents = {s: make_bot("ismcts" if s == 0 else "rules", game, s, 3)
-              for s in game.player_seats}
-    table = Table(game, agents, 3)
-    table.run(max_hands=1)
-    assert table.state.results
+    assert plays_a_whole_hand(make_game(name, options), "ismcts")

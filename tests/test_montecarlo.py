@@ -127,14 +127,16 @@ def same_choice_when_redealt(game: Game, positions: Iterator[tuple[State, int]],
 def test_the_bot_plays_whole_hands(name: str, options: dict[str, object],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(MonteCarloBot, "worlds", 2)
-    game = make_game(name, options)
-    agents = {s: make_bot("montecarlo" if s == 0 else "rules", game, s, 3)
+    assert plays_a_whole_hand(make_game(name, options), "montecarlo")
+
+
+def plays_a_whole_hand(game: Game, bot_name: str) -> bool:
+    """Whether a hand with the bot in seat 0 and rules bots elsewhere gets scored."""
+    agents = {s: make_bot(bot_name if s == 0 else "rules", game, s, 3)
               for s in game.player_seats}
     table = Table(game, agents, 3)
     table.run(max_hands=1)
-    assert table.state.results
-    bot = agents[0]
-    assert isinstance(bot, MonteCarloBot)
+    return bool(table.state.results) and isinstance(agents[0], MonteCarloBot)
 
 
 def test_values_are_kept_for_hints(monkeypatch: pytest.MonkeyPatch) -> None:

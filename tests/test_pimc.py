@@ -9,13 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from test_montecarlo import GAMES, PASSING, play_positions, same_choice_when_redealt
+from test_montecarlo import (
+    GAMES,
+    PASSING,
+    play_positions,
+    plays_a_whole_hand,
+    same_choice_when_redealt,
+)
 from tricktable import make_game
-from tricktable.bots import make_bot
 from tricktable.engine.actions import Bid
 from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
-from tricktable.play.table import Table
 from tricktable.search.claims import play_out
 from tricktable.search.pimc import ENDGAME_CARDS, PimcBot, nil_at_stake
 from tricktable.search.solver import Solver
@@ -85,9 +89,4 @@ def test_the_bot_cannot_peek(name: str, options: dict[str, object],
 def test_the_bot_plays_whole_hands(name: str, options: dict[str, object],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(PimcBot, "worlds", 2)
-    game = make_game(name, options)
-    agents = {s: make_bot("pimc" if s == 0 else "rules", game, s, 3)
-              for s in game.player_seats}
-    table = Table(game, agents, 3)
-    table.run(max_hands=1)
-    assert table.state.results
+    assert plays_a_whole_hand(make_game(name, options), "pimc")
