@@ -594,35 +594,69 @@ def _may_lead_suit(st: np.ndarray, s: int) -> bool:
 
 
 @njit(cache=True)
+def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
+    """Tricks ``seat`` can cash in suit ``s`` when on lead: its run of highest cards in
+    play, stopped short where an opponent may ruff (void and holding a trump)."""
+    mine = st[HANDS + seat * SUITS + s]
+    if not mine or not _may_lead_suit(st, s):
+        return 0
+    others = 0
+    for o in range(st[N_SEATS]):
+        if o != seat:
+            others |= st[HANDS + o * SUITS + s]
+    run = 0
+    b = 14
+    while b >= 0:
+        if (mine >> b) & 1:
+            run += 1
+        elif (others >> b) & 1:
+            break
+        b -= 1
+    return min(run, _ruff_cap(st, seat, s))
+
+
+@njit(cache=True)
 def _cashable(st: np.ndarray, seat: int) -> int:
-    """Tricks ``seat`` can cash from the top when on lead: in each suit its run of highest
-    cards in play, stopped short where an opponent may ruff (void and holding a trump)."""
+    """Tricks ``seat`` can cash from the top when on lead, suit after suit."""
     total = 0
     for s in range(4):
-        mine = st[HANDS + seat * SUITS + s]
-        if not mine or not _may_lead_suit(st, s):
-            continue
-        others = 0
-        for o in range(st[N_SEATS]):
-            if o != seat:
-                others |= st[HANDS + o * SUITS + s]
-        run = 0
-        b = 14
-        while b >= 0:
-            if (mine >> b) & 1:
-                run += 1
-            elif (others >> b) & 1:
-                break
-            b -= 1
-        total += min(run, _ruff_cap(st, seat, s))
+        total += _run_from_top(st, seat, s)
     return total
+
+
+@njit(cache=True)
+def _cards_held(st: np.ndarray, seat: int) -> int:
+    n = 0
+    for s in range(SUITS):
+        n += _popcount(st[HANDS + seat * SUITS + s])
+    return n
+
+
+@njit(cache=True)
+def _discards_free(st: np.ndarray, seat: int, leader: int) -> bool:
+    """Whether ``seat`` may discard what it likes (no rule makes it throw a card when
+    void) and the leader's opponents hold no trump (they cannot ruff his winners)."""
+    for u in range(SUITS):
+        if st[RULES + R_MUST_THROW * SUITS + u] & st[HANDS + seat * SUITS + u]:
+            return False
+    trump = st[TRUMP]
+    if trump < 0:
+        return True
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> leader) & 1
+    for o in range(st[N_SEATS]):
+        if ((maxi >> o) & 1) != side and st[HANDS + o * SUITS + trump]:
+            return False
+    return True
 
 
 @njit(cache=True)
 def _quick_tricks(st: np.ndarray) -> int:
     """A lower bound of the tricks of the leader's side: what the leader can cash from the
-    top, or what a partner can cash once reached by leading a suit whose highest card he
-    holds (the partner then keeps the lead)."""
+    top; or what a partner can cash once reached by leading a suit whose highest card he
+    holds (the partner then keeps the lead), after the leader has cashed his own winners
+    in the other suits when that is safe: the partner, following or discarding meanwhile,
+    has cards enough to spare outside his own winners, and no opponent holds a trump."""
     leader = st[TO_ACT]
     maxi = st[MAXIMIZERS]
     side = (maxi >> leader) & 1
@@ -635,7 +669,29 @@ def _quick_tricks(st: np.ndarray) -> int:
                 continue
             if _holder_of_top(st, s) != p or _ruff_cap(st, leader, s) < 1:
                 continue
-            best = max(best, _cashable(st, p))
+            then = _cashable(st, p)
+            best = max(best, then)
+            if _discards_free(st, p, leader):
+                first = 0
+                discards = 0
+                for t in range(4):
+                    if t == s:
+                        continue
+                    r = _run_from_top(st, leader, t)
+                    first += r
+                    discards += max(0, r - _popcount(st[HANDS + p * SUITS + t]))
+                # Every card the partner plays meanwhile must be a loser, and a discarded
+                # trump would win the trick and strand the lead with him.
+                trump = st[TRUMP]
+                spare_trumps = trump >= 0 and _popcount(
+                    st[HANDS + p * SUITS + trump]
+                ) > _run_from_top(st, p, trump)
+                if (
+                    first
+                    and first + then <= _cards_held(st, p)
+                    and not (discards and spare_trumps)
+                ):
+                    best = max(best, first + then)
             break
     return best
 
