@@ -9,7 +9,7 @@ so that points taken from opponents count, as they do towards winning a game); n
 and broken; and the search bot's decision times (p50, p95, max).
 
     .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
-        [--objective margin|score] [--png out.png]
+        [--objective margin|score] [--uniform-worlds] [--png out.png]
 """
 
 from __future__ import annotations
@@ -137,10 +137,13 @@ def main() -> None:
                     help="the search bot's seconds per decision (0: its fixed search)")
     ap.add_argument("--objective", choices=OBJECTIVES, default=MonteCarloBot.objective,
                     help="what the search bot plays for (montecarlo.OBJECTIVES)")
+    ap.add_argument("--uniform-worlds", action="store_true",
+                    help="sample the hidden cards uniformly, not weighted by the bids")
     ap.add_argument("--pooled", type=Path, help="play nothing: chart and summarise the "
                     "gains kept by earlier runs' --gains in this file")
     args = ap.parse_args()
     MonteCarloBot.objective = args.objective  # the search bots all derive from it
+    MonteCarloBot.weigh_bids = not args.uniform_worlds
     console = Console()
     if args.pooled:
         pooled = json.loads(args.pooled.read_text())

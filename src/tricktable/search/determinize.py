@@ -14,13 +14,15 @@ does not infer from (a whist joker that had to be thrown).
 
 Only the current hand is rebuilt, on a new game that carries over from the earlier
 hands what their scoring left and the seat was shown (``Game.carry_over``: bags, the zero
-pot), so the rebuilt hand scores as the real one would; the running totals are not
-carried (a hand's score does not read them).
+pot), so the rebuilt hand scores as the real one would, and the running totals (a blind
+nil may be bid only by a side that trails; bots read the score).
 """
 
 from __future__ import annotations
 
-from ..engine.actions import CHANCE, Deal, parse_action
+from collections.abc import Callable
+
+from ..engine.actions import CHANCE, Action, Deal, parse_action
 from ..engine.cards import card_str, cards_of, parse_card
 from ..engine.errors import IllegalAction, NotationError
 from ..engine.game import Game, step
@@ -61,9 +63,16 @@ def played_by_seat(obs: Observation) -> dict[int, list[int]]:
     return played
 
 
-def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | None:
+Watcher = Callable[[State, Action], None]
+"""Called during a replay with the state just before each action of the history."""
+
+
+def world_state(game: Game, obs: Observation, world: dict[int, int],
+                watch: Watcher | None = None) -> State | None:
     """The current hand, dealt from ``world`` and replayed to where ``obs`` stands; None
-    when the hand cannot be rebuilt from what the seat knows (see the module's text)."""
+    when the hand cannot be rebuilt from what the seat knows (see the module's text).
+    ``watch`` sees each action of the history with the state before it (the worlds'
+    weighting asks there what a seat would have chosen with that world's cards)."""
     verbs = [text.split(": ", 1)[-1].split(" ", 1)[0] for text in obs.history]
     if any("?" in text and verb not in (*_FILLED, "give")
            for text, verb in zip(obs.history, verbs, strict=True)):
@@ -105,7 +114,7 @@ def world_state(game: Game, obs: Observation, world: dict[int, int]) -> State | 
             if not out_pile:
                 break
             hands[owner] += out_pile
-        state = _replay(game, obs, hands, extra, history)
+        state = _replay(game, obs, hands, extra, history, watch)
         if state is not None:
             return state
     return None
@@ -167,15 +176,22 @@ def _filled_history(history: list[str], out_pile: list[int]) -> list[str] | None
 
 
 def _replay(game: Game, obs: Observation, hands: list[list[int]], extra: list[int],
-            history: list[str]) -> State | None:
+            history: list[str], watch: Watcher | None) -> State | None:
     state = game.new_game()
     game.carry_over(state, obs.info)  # bags, a zero pot: the hand scores as the real one
+    # the running totals too: some choices depend on them (a blind nil needs the side to
+    # trail), and so do the rules bots that finish a rollout
+    for entity in range(len(state.totals)):
+        state.totals[entity] = obs.totals.get(game.entity_label(entity), 0)
     dealt = tuple(tuple(_positions_from_info(obs, h)) if s != obs.seat else tuple(h)
                   for s, h in enumerate(hands))
     try:
         step(state, Deal(CHANCE, obs.dealer, dealt, tuple(extra)))
         for text in history:
-            step(state, parse_action(text))
+            action = parse_action(text)
+            if watch is not None:
+                watch(state, action)
+            step(state, action)
     except (IllegalAction, NotationError, ValueError):
         return None
     return state

@@ -5,8 +5,9 @@ Hand Spades' two defenders), where a two-sided double-dummy value is not what a 
 plays for. One tree is grown from the bot's own decision (single-observer ISMCTS, Cowling,
 Powley and Whitehouse 2012). Each iteration:
 
-1. deals a world from the bot's own observation (the world sampler: every hidden card
-   placed consistently with what it has seen) and rebuilds the hand in it;
+1. deals a world from the bot's own observation (every hidden card placed consistently
+   with what it has seen, the worlds weighted by the other seats' bids: ``search.worlds``)
+   and rebuilds the hand in it;
 2. walks down the tree, every seat in turn choosing among the cards it may play *in that
    world* by UCB1, the exploration counted over the iterations where a card was there to
    be played (its availability), until it meets a card never tried: that one is added;
@@ -34,7 +35,6 @@ from ..engine.actions import Action, Play
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.state import Phase, State
-from .determinize import world_state
 from .montecarlo import MonteCarloBot, hand_value
 from .sampler import InconsistentObservation
 
@@ -99,10 +99,9 @@ class IsmctsBot(MonteCarloBot):
             if budget is not None and i and time.perf_counter() - start > budget:
                 break
             try:
-                world = self.sampler.sample(obs, rng)
+                state = self.worlds_drawn.draw(obs, rng)
             except InconsistentObservation:
                 return None
-            state = world_state(self.game, obs, world)
             if state is None:
                 return None
             self._iterate(root, state, rng, spread, f"{i}")

@@ -34,8 +34,8 @@ from ..engine.actions import Action, Bid, Play
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.state import Phase, State
-from .determinize import world_state
-from .sampler import InconsistentObservation, WorldSampler
+from .sampler import InconsistentObservation
+from .worlds import Worlds
 
 WORLDS = 12
 """Worlds sampled per decision when the bot has no thinking time (reproducible play)."""
@@ -89,10 +89,13 @@ class MonteCarloBot(Bot):
     worlds = WORLDS
     searches = True
     objective = "margin"
+    weigh_bids = True
+    """Worlds weighted by how likely they make the other seats' bids (``search.worlds``);
+    False: uniform over the deals that fit what the bot sees."""
 
     def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
         super().__init__(game, seat, seed)
-        self.sampler = WorldSampler(game)
+        self.worlds_drawn = Worlds(game, weighted=self.weigh_bids)
         self.rules = make_bot("rules", game, seat, seed)
         self.last_values: dict[str, float] = {}
         """The mean score of each card at the last decision (for hints)."""
@@ -174,10 +177,9 @@ class MonteCarloBot(Bot):
                 if spent + spent / used > budget:
                     break  # another world, taking as long as the others, would not fit
             try:
-                world = self.sampler.sample(obs, rng)
+                base = self.worlds_drawn.draw(obs, rng)
             except InconsistentObservation:
                 return {}
-            base = world_state(self.game, obs, world)
             if base is None:
                 return {}
             used += 1

@@ -1,0 +1,154 @@
+"""The worlds a search bot plays in: the hidden cards dealt again (``sampler``), the hand
+rebuilt around them (``determinize``), and each world kept in proportion to how likely
+it makes what the other seats chose in this hand's auction.
+
+A uniform world ignores the auction: an opponent who bid nil is as likely to hold the ace
+of spades as anyone. Here the other seats' bids are read with the rules bot's bidding as
+the model of how a seat bids: while a candidate world is replayed, at each bid (or
+auction pass) of a seat the bot does not control, the rules bot for that seat is asked
+what it would have chosen from that seat's view of the world, and the world is weighted
+by how close its choice is to the real one (``likelihood``). A candidate is then kept
+with probability equal to its weight over the largest weight seen for this decision
+(rejection sampling, so kept worlds are distributed as the weights say; the largest is
+first learnt from ``PROBES`` candidates). After ``MAX_CANDIDATES`` rejected candidates
+the one that looked likeliest when it was dropped is taken, so a choice the model hardly
+ever makes (a human's odd bid) slows nothing down.
+
+What is not weighed: the bot's own choices (it knows its cards), blind bids (chosen
+before looking), and the play of the cards (a card played is evidence too, but the
+rules bot's play is too sharp a model for it: one deviation would rule out a world).
+The rebuilt hand does not carry the running totals, so a bid the model would have made
+differently on the game's score is misread: the weights are a guide, not a proof.
+
+Everything read is the seat's observation and the random stream, so the worlds (and the
+bot's choices) are the same in two states that look alike to the seat.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..bots.base import Bot, make_bot
+from ..engine.actions import Action, Bid, Pass
+from ..engine.game import Game
+from ..engine.observation import Observation
+from ..engine.state import State
+from .determinize import world_state
+from .sampler import WorldSampler
+
+MAX_CANDIDATES = 24
+"""Candidate worlds drawn at most for one kept world."""
+PROBES = 8
+"""Candidates weighed at the start of a decision to learn how large its weights are."""
+PER_TRICK_OFF = 0.4
+"""A bid's likelihood falls by this factor for each trick it is away from the model's."""
+OTHER_CHOICE = 0.1
+"""The likelihood of a different kind of choice than the model's (nil for a number of
+tricks, another trump suit or mode, a pass for a bid)."""
+_WEIGHED = (Bid, Pass)
+
+
+def likelihood(real: Action, model: Action) -> float:
+    """How likely a seat that would have chosen ``model`` is to have chosen ``real``."""
+    if real == model:
+        return 1.0
+    if (
+        isinstance(real, Bid)
+        and isinstance(model, Bid)
+        and (real.nils, real.mode) == (model.nils, model.mode)
+        and (real.tricks == 0) == (model.tricks == 0)
+    ):
+        return float(PER_TRICK_OFF ** abs(real.tricks - model.tricks))
+    return OTHER_CHOICE
+
+
+class Worlds:
+    """Rebuilt hands for one seat's decisions, weighted by the auction when ``weighted``."""
+
+    def __init__(self, game: Game, weighted: bool = True) -> None:
+        self.game = game
+        self.sampler = WorldSampler(game)
+        self.weighted = weighted
+        self._models: dict[int, Bot] = {}
+        self._replaying: State | None = None
+        self._weight = 1.0
+        self._observer: Observation | None = None
+        self._threshold = 0.0
+        self._scale = 1.0
+
+    def draw(self, obs: Observation, rng: random.Random) -> State | None:
+        """A state of the current hand that looks to ``obs.seat`` exactly like the real
+        one; None when the hand cannot be rebuilt from what the seat knows. Raises
+        ``InconsistentObservation`` when no deal fits the observation."""
+        if not self.weighted or not self._has_weighed_choices(obs):
+            return world_state(self.game, obs, self.sampler.sample(obs, rng))
+        if obs is not self._observer:  # a new decision: learn the scale of its weights
+            self._observer = obs
+            self._scale = self._probe(obs, rng)
+        likeliest: dict[int, int] = {}
+        likeliest_weight = -1.0
+        for _ in range(MAX_CANDIDATES):
+            # The acceptance draw is made first, so a candidate is dropped at the first
+            # bid that takes its weight below it, before the rest is replayed.
+            self._threshold = rng.random() * self._scale
+            self._replaying = None
+            world = self.sampler.sample(obs, rng)
+            try:
+                state = world_state(self.game, obs, world, self._watch)
+            except _Rejected:
+                if self._weight > likeliest_weight:  # its weight so far: a bound
+                    likeliest, likeliest_weight = world, self._weight
+                continue
+            self._scale = max(self._scale, self._weight)
+            return state
+        return world_state(self.game, obs, likeliest)
+
+    def _probe(self, obs: Observation, rng: random.Random) -> float:
+        """The largest weight among ``PROBES`` candidates: the envelope of the rejection
+        (a hand whose bids fit the model less than usual, say a bid raised for a partner's
+        nil, would otherwise have nearly every candidate rejected)."""
+        self._threshold = 0.0
+        largest = 0.0
+        for _ in range(PROBES):
+            self._replaying = None
+            if world_state(self.game, obs, self.sampler.sample(obs, rng), self._watch) is None:
+                return 1.0
+            largest = max(largest, self._weight)
+        return largest or 1.0
+
+    def _has_weighed_choices(self, obs: Observation) -> bool:
+        """Whether the history holds a choice of another seat that is weighed."""
+        mine = {str(s) for s in obs.controls} | {str(obs.seat)}
+        for text in obs.history:
+            who, _, rest = text.partition(": ")
+            if who not in mine and rest.split(" ", 1)[0] in ("bid", "pass"):
+                return True
+        return False
+
+    def _watch(self, state: State, action: Action) -> None:
+        """Weigh one action of the replayed history (see the module's text)."""
+        if state is not self._replaying:  # another attempt at rebuilding this world
+            self._replaying = state
+            self._weight = 1.0
+        if not isinstance(action, _WEIGHED):
+            return
+        game = self.game
+        obs = self._observer
+        assert obs is not None
+        chooser = game.controller(state, action.seat)
+        if chooser == obs.seat or chooser in obs.controls:
+            return
+        legal = [a for a in game.legal_actions(state) if game.controller(state, a.seat) == chooser]
+        if len(legal) < 2 or any(isinstance(a, Bid) and a.blind for a in legal):
+            return  # no choice, or one made before looking at the cards
+        model = self._models.get(chooser)
+        if model is None:
+            model = self._models[chooser] = make_bot("rules", game, chooser, "worlds")
+        model.reseed(str(len(state.actions)))
+        self._weight *= likelihood(action, model.choose(game.observe(state, chooser), legal))
+        if self._weight < self._threshold:
+            raise _Rejected
+
+
+class _Rejected(Exception):
+    """A candidate world dropped halfway through its replay."""
