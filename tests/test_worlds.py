@@ -183,3 +183,17 @@ def test_the_worlds_come_from_the_observation_alone(name: str, options: dict[str
         assert drawn[0] == drawn[1]
         compared += 1
     assert compared >= 2
+
+
+def test_a_long_search_is_dealt_the_kept_worlds_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``POOL`` worlds in one decision, the worlds already weighed are dealt again."""
+    monkeypatch.setattr(worlds_module, "POOL", 3)
+    game = make_game("spades")
+    state = first_card(game, 5)
+    obs = game.observe(state, state.to_act)
+    worlds = Worlds(game)
+    rng = random.Random(3)
+    first = [w.hands for w in (worlds.draw(obs, rng) for _ in range(3)) if w is not None]
+    later = [w.hands for w in (worlds.draw(obs, rng) for _ in range(12)) if w is not None]
+    assert len(first) == 3 and len(later) == 12
+    assert all(hands in first for hands in later)

@@ -68,7 +68,25 @@ def _worth_weighing(action: Action, preferred: Action, choices: int) -> bool:
 OBJECTIVES = ("margin", "score")
 """What a hand is worth to a side: ``margin``, its score less the mean of the others'
 (a point taken from an opponent counts, so setting a contract or breaking a nil is worth
-playing for, as it is to win the game); ``score``, its own score alone."""
+playing for, as it is to win the game); ``score``, its own score alone. Either way a hand
+that ends the game adds the game to its winner's score (``with_game_at_stake``)."""
+
+
+def with_game_at_stake(game: Game, state: State, scores: dict[str, float]) -> dict[str, float]:
+    """A hand's scores with the game added: when the hand (played out in a rebuilt world,
+    which carries the running totals) ends the game, the side that wins it is credited
+    the game's target on top of its score, so late in a game a search bot plays to win
+    the game (make the contract that gets there, set the side about to win) rather than
+    for points. Games without a points target (3B ends after a number of hands, which a
+    rebuilt hand does not know; Paperless plays sets) are scored by the hand alone."""
+    stake = getattr(game.options, "target", 0)
+    if not isinstance(stake, int) or stake <= 0 or state.phase is not Phase.GAME_OVER:
+        return scores
+    winner = game.game_winner(state)
+    if winner is None:
+        return scores
+    label = game.entity_label(winner)
+    return {**scores, label: scores.get(label, 0.0) + stake}
 
 
 def hand_value(scores: dict[str, float], label: str, objective: str) -> float:
@@ -224,4 +242,5 @@ class MonteCarloBot(Bot):
             step(state, bot.choose(game.observe(state, chooser), legal))
         if not state.results:
             return {}
-        return {label: float(v) for label, v in state.results[-1].scores.items()}
+        scores = {label: float(v) for label, v in state.results[-1].scores.items()}
+        return with_game_at_stake(game, state, scores)

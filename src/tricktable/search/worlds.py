@@ -12,7 +12,8 @@ with probability equal to its weight over the largest weight seen for this decis
 (rejection sampling, so kept worlds are distributed as the weights say; the largest is
 first learnt from ``PROBES`` candidates). After ``MAX_CANDIDATES`` rejected candidates
 the one that looked likeliest when it was dropped is taken, so a choice the model hardly
-ever makes (a human's odd bid) slows nothing down.
+ever makes (a human's odd bid) slows nothing down. A decision that asks for more than
+``POOL`` worlds is dealt the kept ones again.
 
 What is not weighed: the bot's own choices (it knows its cards), blind bids (chosen
 before looking), and the play of the cards (a card played is evidence too, but the
@@ -40,6 +41,9 @@ MAX_CANDIDATES = 24
 """Candidate worlds drawn at most for one kept world."""
 PROBES = 8
 """Candidates weighed at the start of a decision to learn how large its weights are."""
+POOL = 64
+"""Worlds kept for one decision; a search that asks for more (ismcts deals a world per
+iteration) is dealt these again, picked at random, rather than weighing new ones."""
 PER_TRICK_OFF = 0.4
 """A bid's likelihood falls by this factor for each trick it is away from the model's."""
 OTHER_CHOICE = 0.1
@@ -75,6 +79,7 @@ class Worlds:
         self._observer: Observation | None = None
         self._threshold = 0.0
         self._scale = 1.0
+        self._kept: list[dict[int, int]] = []
 
     def draw(self, obs: Observation, rng: random.Random) -> State | None:
         """A state of the current hand that looks to ``obs.seat`` exactly like the real
@@ -84,7 +89,10 @@ class Worlds:
             return world_state(self.game, obs, self.sampler.sample(obs, rng))
         if obs is not self._observer:  # a new decision: learn the scale of its weights
             self._observer = obs
+            self._kept = []
             self._scale = self._probe(obs, rng)
+        if len(self._kept) >= POOL:
+            return world_state(self.game, obs, rng.choice(self._kept))
         likeliest: dict[int, int] = {}
         likeliest_weight = -1.0
         for _ in range(MAX_CANDIDATES):
@@ -100,7 +108,9 @@ class Worlds:
                     likeliest, likeliest_weight = world, self._weight
                 continue
             self._scale = max(self._scale, self._weight)
+            self._kept.append(world)
             return state
+        self._kept.append(likeliest)
         return world_state(self.game, obs, likeliest)
 
     def _probe(self, obs: Observation, rng: random.Random) -> float:
