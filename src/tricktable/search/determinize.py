@@ -7,10 +7,10 @@ flipped cards), then its history is replayed through ``step``. Actions the seat 
 in part are filled in from the world: a 3B exchange thrown back face down, a whist
 declarer's discards, both from the world's out-of-play pile; cards passed between two
 hidden hands (a Paperless pass, a blind-nil exchange) from what the receiver holds in the
-world, the passes then taken back to find the deal. An extra card exchanged twice (a 3B
-zero's exchange before the high bidder's) is not followed yet, nor a Paperless pass still
-under way: such a hand gives None, and so does a world that breaks a rule the sampler
-does not infer from (a whist joker that had to be thrown).
+world, the passes then taken back to find the deal; an extra card that went from hand to
+hand (3B's zeros and high bidder) is followed through each draw and throw. A Paperless
+pass still under way is not: such a hand gives None, and so does a world that breaks a
+rule the sampler does not infer from (a whist joker that had to be thrown).
 
 Only the current hand is rebuilt, on a new game that carries over from the earlier
 hands what their scoring left and the seat was shown (``Game.carry_over``: bags, the zero
@@ -80,8 +80,6 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
     given = obs.info.get("given")
     if isinstance(given, tuple | list) and not all(given):
         return None  # a Paperless pass under way: its cards are in nobody's hand yet
-    if verbs.count("exchange") > 1:
-        return None  # the extra card went from hand to hand: not followed yet
     played = played_by_seat(obs)
     # the pile's cards the seat put there itself are named in its history already; the
     # others fill the actions it saw face down
@@ -102,6 +100,9 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
     history = _with_passes(list(obs.history), holdings)
     if history is None:
         return None
+    drawer = obs.info.get("extra_drawn_by")
+    if "exchange" in verbs or (isinstance(drawer, int) and drawer >= 0):
+        return _exchanged(game, obs, holdings, hidden_out, history, watch)
     history = _filled_history(history, hidden_out)
     if history is None:
         return None
@@ -118,6 +119,55 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
         if state is not None:
             return state
     return None
+
+
+def _exchanged(game: Game, obs: Observation, holdings: list[list[int]], hidden_out: list[int],
+               history: list[str], watch: Watcher | None) -> State | None:
+    """A hand whose extra card went from hand to hand (3B: each zero bidder draws it and
+    throws one back, which the next drawer draws, and the high bidder last). Each throw
+    the seat saw face down is taken to be the card the next thrower threw (a drawer who
+    threw back what he drew), the last one the card out of play, or, while a drawer
+    holds it, a card of his; the deal's extra card is then the first throw, and a seat
+    that threw another card than it drew was dealt that card instead of the drawn one.
+    Nothing of this shows to the seat: its view of the rebuilt hand is the real one."""
+    out = list(history)
+    throws = [i for i, text in enumerate(out) if text.partition(": ")[2].startswith("exchange ")]
+    drawer = obs.info.get("extra_drawn_by")
+    pending = drawer if isinstance(drawer, int) and 0 <= drawer < len(holdings) else -1
+    if pending >= 0:  # he holds the last card thrown (or the deal's extra card)
+        if not holdings[pending]:
+            return None
+        later = card_str(holdings[pending][0])
+    elif hidden_out:
+        later = card_str(hidden_out[0])
+    else:
+        later = ""
+    for i in reversed(throws):
+        who, _, rest = out[i].partition(": ")
+        card = rest.split(" ")[1]
+        if card == "?":
+            if not later:
+                return None
+            out[i] = f"{who}: exchange {later}"
+        else:
+            later = card
+    cards = [parse_card(out[i].split(" ")[-1]) for i in throws]
+    seats = [int(out[i].partition(": ")[0]) for i in throws]
+    hands = [list(h) for h in holdings]
+    for k in range(1, len(cards)):
+        drawn, thrown = cards[k - 1], cards[k]
+        if drawn != thrown:
+            if drawn not in hands[seats[k]]:
+                return None
+            hands[seats[k]].remove(drawn)
+            hands[seats[k]].append(thrown)
+    first = cards[0] if cards else parse_card(later)
+    if pending >= 0:
+        drawn = cards[-1] if cards else first
+        if drawn not in hands[pending]:
+            return None
+        hands[pending].remove(drawn)
+    return _replay(game, obs, hands, [first], out, watch)
 
 
 def _with_passes(history: list[str], holdings: list[list[int]]) -> list[str] | None:

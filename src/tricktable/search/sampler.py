@@ -24,7 +24,8 @@ the ways to choose them), a split is drawn in proportion to its count, and the c
 each suit are then shuffled into it. Jokers are not tied to a suit here: a seat that shows
 out of trumps may still be dealt a joker (a known approximation for the joker games).
 
-Not yet: weighting the worlds by what the bids and plays make likely (issue 15).
+The search bots weigh these worlds by the other seats' bids (``search.worlds``); this
+module is the uniform part, and what OpenSpiel's ``resample_from_infostate`` is given.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ class WorldSampler:
     def unknowns(self, obs: Observation) -> tuple[list[int], dict[int, int], dict[int, set[int]]]:
         """(the cards hidden from the seat, each other holding's number of hidden cards,
         each holding's void suits)."""
-        placed, in_transit = known_from_own_passes(obs)
+        placed, in_transit = known_placements(obs)
         seen = obs.hand | obs.played | own_out_of_play(obs) | in_transit
         known = list(obs.visible)
         for s, cards in placed.items():
@@ -108,7 +109,7 @@ class WorldSampler:
         """One world: every other holding's full cards (the known ones included) by seat,
         and the out-of-play pile under ``OUT`` when the deck has one."""
         dealt = self._plan(obs).draw(rng)
-        placed, _ = known_from_own_passes(obs)
+        placed, _ = known_placements(obs)
         world: dict[int, CardSet] = {}
         for s in range(len(obs.hand_sizes)):
             if s == obs.seat:
@@ -136,6 +137,15 @@ def _led_spades_unbroken(voids: dict[int, set[int]], obs: Observation) -> None:
         broken = broken or any(c < 13 for c in cards)  # a spade has been played
 
 
+def known_placements(obs: Observation) -> tuple[dict[int, CardSet], CardSet]:
+    """Cards of the seat's own it knows the holder of (passed to a partner, an extra
+    card thrown back and drawn since), by holding; and cards between holdings."""
+    placed, in_transit = known_from_own_passes(obs)
+    for seat, cards in known_from_own_throws(obs).items():
+        placed[seat] = placed.get(seat, 0) | cards
+    return placed, in_transit
+
+
 def known_from_own_passes(obs: Observation) -> tuple[dict[int, CardSet], CardSet]:
     """Where the cards the seat itself passed to its partner are (a Paperless pass, a
     blind-nil exchange): in the partner's holding unless played since or passed back, or,
@@ -156,6 +166,33 @@ def known_from_own_passes(obs: Observation) -> tuple[dict[int, CardSet], CardSet
         return {}, passed
     partner = (obs.seat + 2) % len(obs.hand_sizes)
     return {partner: passed & ~obs.played & ~obs.hand}, 0
+
+
+def known_from_own_throws(obs: Observation) -> dict[int, CardSet]:
+    """Where the extra cards the seat itself threw back are when someone drew them since
+    (3B: the next zero bidder or the high bidder draws the card thrown back): in the
+    drawer's holding. (He may have thrown that very card on in turn; the worlds leave
+    that out, a small bias where one zero follows another.)"""
+    throws = []
+    for text in obs.history:
+        seat, _, rest = text.partition(": ")
+        words = rest.split(" ")
+        if words[0] == "exchange" and seat.isdigit():
+            throws.append((int(seat), words[1] if len(words) > 1 else "?"))
+    drawer = obs.info.get("extra_drawn_by")
+    placed: dict[int, CardSet] = {}
+    for k, (seat, card) in enumerate(throws):
+        if seat != obs.seat or card == "?":
+            continue
+        if k + 1 < len(throws):
+            by = throws[k + 1][0]
+        elif isinstance(drawer, int) and drawer >= 0:
+            by = drawer
+        else:
+            continue  # still out of play (own_out_of_play)
+        if by != obs.seat:
+            placed[by] = placed.get(by, 0) | 1 << parse_card(card)
+    return placed
 
 
 def own_out_of_play(obs: Observation) -> CardSet:
