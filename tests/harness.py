@@ -27,7 +27,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tricktable import IllegalAction, Phase, State, step
-from tricktable.engine.actions import Action, Deal, Play
+from tricktable.engine.actions import Action, Bid, Deal, Play
 from tricktable.engine.cards import cards_of, parse_card
 from tricktable.engine.errors import RecordError
 from tricktable.engine.game import Game
@@ -256,3 +256,14 @@ def check_random_game(
     replayed = replay(record_from_state(state))
     assert summary(replayed) == summary(state)
     return state
+
+
+def after_a_blind_nil(game: Game, seed: int) -> tuple[State, int]:
+    """A Spades hand (``blind_nil`` on) dealt from ``seed`` where team 1 trails by 100
+    and the first of its seats to decide has bid blind nil: (the state, that seat)."""
+    state = game.new_game()
+    state.totals = [100, 0]  # team 1 trails by 100: its seats may bid blind nil
+    step(state, game.random_deal(state, random.Random(seed)))
+    blind = state.to_act
+    step(state, Bid(blind, 0, blind=True))
+    return state, blind

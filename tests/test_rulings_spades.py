@@ -3,10 +3,9 @@ tests/test_spades.py does not already guard (see docs/rulings-coverage.md)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from harness import after_a_blind_nil
 from tricktable import IllegalAction, Phase, State, make_game, parse_action, step
 from tricktable.engine.actions import Bid, Give, Pass
 from tricktable.engine.cards import cards_of, parse_card
@@ -69,11 +68,7 @@ def phase(state: State) -> Phase:
 
 def test_ruling_spades_5_after_a_blind_nil_partners_exchange_exactly_two_cards() -> None:
     game = make_game("spades", {"blind_nil": True})
-    state = game.new_game()
-    state.totals = [100, 0]  # team 1 trails by 100: its seats may bid blind nil
-    step(state, game.random_deal(state, random.Random(2)))
-    blind = state.to_act
-    step(state, Bid(blind, 0, blind=True))
+    state, blind = after_a_blind_nil(game, 2)
     while state.phase is Phase.REVEAL:
         step(state, Pass(state.to_act))
     while state.phase is Phase.BIDDING:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from harness import redeal
+from harness import after_a_blind_nil, redeal
 from tricktable import make_game, step
 from tricktable.bots import make_bot
 from tricktable.engine.actions import Bid, Pass
@@ -129,11 +129,7 @@ def test_only_other_seats_looked_at_bids_are_weighed(monkeypatch: pytest.MonkeyP
 def test_a_blind_nil_is_not_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A blind nil is bid before looking: the cards say nothing about it."""
     game = make_game("spades", {"blind_nil": True})
-    state = game.new_game()
-    state.totals = [100, 0]  # team 1 trails by 100: its seats may bid blind nil
-    step(state, game.random_deal(state, random.Random(2)))
-    blind = state.to_act
-    step(state, Bid(blind, 0, blind=True))
+    state, blind = after_a_blind_nil(game, 2)
     bots = {s: make_bot("rules", game, s, 2) for s in game.player_seats}
     while state.phase is not Phase.PLAY:
         seat = state.to_act
