@@ -193,3 +193,24 @@ def test_a_long_search_is_dealt_the_kept_worlds_again(monkeypatch: pytest.Monkey
     later = [w.hands for w in (worlds.draw(obs, rng) for _ in range(12)) if w is not None]
     assert len(first) == 3 and len(later) == 12
     assert all(hands in first for hands in later)
+
+
+def test_a_world_the_replay_refuses_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sampler does not know every rule (a whist joker that had to be thrown): a world
+    the replay refuses is replaced by another, and only a hand that no world rebuilds
+    gives None."""
+    game = make_game("spades")
+    state = first_card(game, 6)
+    obs = game.observe(state, state.to_act)
+    real = worlds_module.world_state
+    calls: list[int] = []
+
+    def refusing(*args: Any, **kwargs: Any) -> State | None:
+        calls.append(1)
+        return None if len(calls) <= 2 else real(*args, **kwargs)
+
+    monkeypatch.setattr(worlds_module, "world_state", refusing)
+    assert Worlds(game, weighted=False).draw(obs, random.Random(1)) is not None
+    assert len(calls) == 3
+    monkeypatch.setattr(worlds_module, "world_state", lambda *a, **k: None)
+    assert Worlds(game, weighted=False).draw(obs, random.Random(1)) is None

@@ -173,16 +173,16 @@ def known_from_own_throws(obs: Observation) -> dict[int, CardSet]:
     (3B: the next zero bidder or the high bidder draws the card thrown back): in the
     drawer's holding. (He may have thrown that very card on in turn; the worlds leave
     that out, a small bias where one zero follows another.)"""
-    throws = []
+    throws: list[tuple[int, str]] = []
     for text in obs.history:
-        seat, _, rest = text.partition(": ")
+        who, _, rest = text.partition(": ")
         words = rest.split(" ")
-        if words[0] == "exchange" and seat.isdigit():
-            throws.append((int(seat), words[1] if len(words) > 1 else "?"))
+        if words[0] == "exchange" and who.isdigit():
+            throws.append((int(who), words[1] if len(words) > 1 else "?"))
     drawer = obs.info.get("extra_drawn_by")
     placed: dict[int, CardSet] = {}
-    for k, (seat, card) in enumerate(throws):
-        if seat != obs.seat or card == "?":
+    for k, (thrower, card) in enumerate(throws):
+        if thrower != obs.seat or card == "?":
             continue
         if k + 1 < len(throws):
             by = throws[k + 1][0]

@@ -34,13 +34,15 @@ from ..engine.actions import Action, Bid, Pass
 from ..engine.game import Game
 from ..engine.observation import Observation
 from ..engine.state import State
-from .determinize import world_state
+from .determinize import Watcher, world_state
 from .sampler import WorldSampler
 
 MAX_CANDIDATES = 24
 """Candidate worlds drawn at most for one kept world."""
 PROBES = 8
 """Candidates weighed at the start of a decision to learn how large its weights are."""
+REBUILD_TRIES = 8
+"""Worlds tried at most for one rebuilt hand (see ``Worlds._rebuilt``)."""
 POOL = 64
 """Worlds kept for one decision; a search that asks for more (ismcts deals a world per
 iteration) is dealt these again, picked at random, rather than weighing new ones."""
@@ -80,13 +82,14 @@ class Worlds:
         self._threshold = 0.0
         self._scale = 1.0
         self._kept: list[dict[int, int]] = []
+        self._candidate: dict[int, int] = {}
 
     def draw(self, obs: Observation, rng: random.Random) -> State | None:
         """A state of the current hand that looks to ``obs.seat`` exactly like the real
         one; None when the hand cannot be rebuilt from what the seat knows. Raises
         ``InconsistentObservation`` when no deal fits the observation."""
         if not self.weighted or not self._has_weighed_choices(obs):
-            return world_state(self.game, obs, self.sampler.sample(obs, rng))
+            return self._rebuilt(obs, rng, None)
         if obs is not self._observer:  # a new decision: learn the scale of its weights
             self._observer = obs
             self._kept = []
@@ -99,19 +102,40 @@ class Worlds:
             # The acceptance draw is made first, so a candidate is dropped at the first
             # bid that takes its weight below it, before the rest is replayed.
             self._threshold = rng.random() * self._scale
-            self._replaying = None
-            world = self.sampler.sample(obs, rng)
             try:
-                state = world_state(self.game, obs, world, self._watch)
+                state = self._rebuilt(obs, rng, self._watch)
             except _Rejected:
                 if self._weight > likeliest_weight:  # its weight so far: a bound
-                    likeliest, likeliest_weight = world, self._weight
+                    likeliest, likeliest_weight = self._candidate, self._weight
                 continue
+            if state is None:
+                return None
             self._scale = max(self._scale, self._weight)
-            self._kept.append(world)
+            self._kept.append(self._candidate)
             return state
-        self._kept.append(likeliest)
-        return world_state(self.game, obs, likeliest)
+        state = world_state(self.game, obs, likeliest) if likeliest else None
+        kept = likeliest
+        if state is None:
+            state = self._rebuilt(obs, rng, None)
+            kept = self._candidate
+        if state is not None:
+            self._kept.append(kept)
+        return state
+
+    def _rebuilt(self, obs: Observation, rng: random.Random, watch: Watcher | None
+                 ) -> State | None:
+        """The hand rebuilt in a uniform world (kept in ``_candidate``). A world the
+        replay refuses (the sampler does not know every rule: a joker a seat would have
+        had to throw, say) is replaced by another, up to ``REBUILD_TRIES`` times: the
+        worlds the replay accepts stay equally likely."""
+        state = None
+        for _ in range(REBUILD_TRIES):
+            self._candidate = self.sampler.sample(obs, rng)
+            self._replaying = None
+            state = world_state(self.game, obs, self._candidate, watch)
+            if state is not None:
+                break
+        return state
 
     def _probe(self, obs: Observation, rng: random.Random) -> float:
         """The largest weight among ``PROBES`` candidates: the envelope of the rejection
@@ -120,8 +144,7 @@ class Worlds:
         self._threshold = 0.0
         largest = 0.0
         for _ in range(PROBES):
-            self._replaying = None
-            if world_state(self.game, obs, self.sampler.sample(obs, rng), self._watch) is None:
+            if self._rebuilt(obs, rng, self._watch) is None:
                 return 1.0
             largest = max(largest, self._weight)
         return largest or 1.0
