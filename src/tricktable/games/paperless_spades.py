@@ -269,6 +269,21 @@ class PaperlessSpades(Game):
             return list(_BIDS[seat][1:])  # the partner bid nil
         return list(_BIDS[seat])
 
+    def is_listed(self, state: State, action: Action) -> bool:
+        # The pass lists every three of the seat's cards (286 of them from 13): say
+        # whether a pass is among them without making the list, which was most of the
+        # time a search bot spent rebuilding a Paperless hand.
+        if isinstance(action, Give) and state.phase is Phase.EXCHANGE:
+            hand = state.hands[state.to_act]
+            cards = action.cards
+            return (
+                action.seat == state.to_act
+                and len(cards) == PASS_SIZE
+                and len(set(cards)) == PASS_SIZE
+                and all(type(c) is int and 0 <= c < 54 and hand >> c & 1 for c in cards)
+            )
+        return super().is_listed(state, action)
+
     def describe_choices(self, state: State) -> str:
         if state.phase is Phase.EXCHANGE:
             # never list the cards of the seat to act: the error may be shown to another seat
