@@ -75,7 +75,7 @@ def test_think_zero_gives_the_fixed_search(tmp_path: Path) -> None:
                stdin="bid 3\nhint\nquit\n")
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
-    assert "over 12 deals of the cards you cannot see" in text
+    assert "over 12 deals of the cards you cannot see, drawn as likely as the others' bids" in text
 
 
 def test_a_negative_think_is_refused(tmp_path: Path) -> None:

@@ -54,6 +54,8 @@ _WORTH = {
     "score": "score of this hand for your side",
 }
 """How the hint names what montecarlo's values are (``montecarlo.OBJECTIVES``)."""
+_LIKELY = ", drawn as likely as the others' bids make them"
+"""What the hint says of its deals when they are weighted by the bids (``search.worlds``)."""
 
 
 class QuitGame(Exception):
@@ -516,8 +518,8 @@ class TerminalPlayer:
                 self.console.print(
                     f"Hint: the montecarlo bot would {escape(_words(choice))} here. Mean "
                     f"{_WORTH[searcher.objective]} after each card, over "
-                    f"{searcher.last_worlds} deals of the cards you cannot see: "
-                    f"{escape(values)}.")
+                    f"{searcher.last_worlds} deals of the cards you cannot see"
+                    f"{_LIKELY if searcher.weigh_bids else ''}: {escape(values)}.")
                 return
         adviser = make_bot("rules", self.game, self.seat, seed)
         if optional:
