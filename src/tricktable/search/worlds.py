@@ -18,8 +18,8 @@ ever makes (a human's odd bid) slows nothing down. A decision that asks for more
 What is not weighed: the bot's own choices (it knows its cards), blind bids (chosen
 before looking), and the play of the cards (a card played is evidence too, but the
 rules bot's play is too sharp a model for it: one deviation would rule out a world).
-The rebuilt hand does not carry the running totals, so a bid the model would have made
-differently on the game's score is misread: the weights are a guide, not a proof.
+The model is the rules bot, not the player: a human or another bot bids otherwise, and
+the weights are a guide, not a proof (which is why a world is never ruled out).
 
 Everything read is the seat's observation and the random stream, so the worlds (and the
 bot's choices) are the same in two states that look alike to the seat.
@@ -132,6 +132,7 @@ class Worlds:
         for _ in range(REBUILD_TRIES):
             self._candidate = self.sampler.sample(obs, rng)
             self._replaying = None
+            self._weight = 1.0
             state = world_state(self.game, obs, self._candidate, watch)
             if state is not None:
                 break
