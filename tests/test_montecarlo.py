@@ -431,3 +431,25 @@ def cards_in_play(state: State) -> list[int]:
     return [c for t in state.tricks for c in t.cards] + list(state.trick_cards) + [
         c for h in state.hands for c in range(54) if h >> c & 1
     ]
+
+
+def test_the_bot_weighs_the_game_when_the_hand_can_end_it() -> None:
+    """Wired end to end: with its team 5 points from the target, the bot's rollouts (in
+    rebuilt hands that carry the totals) credit the game to the side that wins it, so
+    its values hold the 500 of the game; at 0 to 0 they are hand margins alone."""
+    game = make_game("spades", {})
+    values: dict[bool, list[float]] = {}
+    for near in (True, False):
+        state = game.new_game()
+        state.totals = [495, 0] if near else [0, 0]
+        table = Table(game, {s: make_bot("rules", game, s, 4) for s in game.player_seats}, 4)
+        table.state = state
+        while state.phase is not Phase.PLAY or state.to_act % 2:
+            table.advance()  # to the first card a seat of team 0 plays
+        seat = state.to_act
+        obs = game.observe(state, seat)
+        bot = MonteCarloBot(game, seat, 1)
+        per_world = bot.world_values(obs, list(obs.legal))
+        values[near] = [v for vs in per_world.values() for v in vs]
+    assert max(values[True]) > 400  # the game won: 500 on top of the hand
+    assert max(abs(v) for v in values[False]) < 400
