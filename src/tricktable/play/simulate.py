@@ -196,6 +196,12 @@ def _stop_at_once(pool: ProcessPoolExecutor) -> None:
         process.terminate()
     for process in processes:
         process.join(timeout=1)
+    # The pool's manager thread notices the workers gone and closes its wake-up pipe;
+    # Python 3.11 writes to that pipe at exit without a lock, and a thread still tearing
+    # down then printed "Bad file descriptor" after our one line: let it finish first.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=2)
 
 
 def run(
