@@ -43,20 +43,20 @@ stderr = Console(stderr=True, highlight=False)
 
 MAX_WORKERS = 64
 MAX_THINK = 60.0
-def _per_second(count: int, seconds: float) -> str:
-    """A rate for people: whole numbers when fast, two figures when slow (search bots)."""
-    rate = count / max(seconds, 1e-9)
-    return f"{rate:.0f}/s" if rate >= 10 else f"{rate:.2g}/s"
-
-
+MAX_GAMES = 1_000_000
+MAX_HANDS_LIMIT = 100_000
 THINK_HELP = (
     "Seconds a search bot (montecarlo, pimc, ismcts) may think per decision (default "
     f"{DEFAULT_THINK}); "
     "0: a fixed amount of search, the same on every machine, so that its choices follow "
     "from the seed alone."
 )
-MAX_GAMES = 1_000_000
-MAX_HANDS_LIMIT = 100_000
+
+
+def _per_second(count: int, seconds: float) -> str:
+    """A rate for people: whole numbers when fast, two figures when slow (search bots)."""
+    rate = count / max(seconds, 1e-9)
+    return f"{rate:.0f}/s" if rate >= 10 else f"{rate:.2g}/s"
 
 
 class CommandFailed(Exception):

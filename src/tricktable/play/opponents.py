@@ -12,13 +12,13 @@ from collections.abc import Mapping
 
 DEFAULT_OPPONENTS: Mapping[str, str] = {
     # gains per hand against rules at --think 0.5, duplicate hands, playing for the
-    # margin: own score (95% interval); margin over the others where the score's crosses 0
-    "spades": "montecarlo",  # +36.5 (+17.4..+55.6), 60 hands
-    "dummy-hand-spades": "montecarlo",  # +20.8 (+7.1..+34.6), 60 hands, flip-2 peeks
-    "3b-spades": "montecarlo",  # 3 players margin +16.6 (+1.8..+31.4); 4 players +12.4
-    "dummy-whist": "montecarlo",  # +1.0 (+0.5..+1.5), 60 hands (whist scores are small)
+    # margin in worlds weighted by the bids: own score (95% interval)
+    "spades": "montecarlo",  # +32.1 (+20.3..+43.9), 120 hands
+    "dummy-hand-spades": "montecarlo",  # +24.2 (+7.5..+41.0), 60 hands, flip-2 peeks
+    "3b-spades": "montecarlo",  # 3 players +15.6 (+2.0..+29.1); 4 players +27.3 (+17.8..+36.9)
+    "dummy-whist": "montecarlo",  # +0.8 (+0.3..+1.2), 60 hands (whist scores are small)
     "double-dummy-whist": "montecarlo",  # +3.1 (+1.6..+4.6), 40 hands
-    "paperless-spades": "montecarlo",  # +0.9 (+0.3..+1.6), 40 hands
+    "paperless-spades": "montecarlo",  # +0.7 (+0.3..+1.1), 80 hands
 }
 
 FALLBACK = "rules"

@@ -101,8 +101,9 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
     if history is None:
         return None
     drawer = obs.info.get("extra_drawn_by")
-    if "exchange" in verbs or (isinstance(drawer, int) and drawer >= 0):
-        return _exchanged(game, obs, holdings, hidden_out, history, watch)
+    pending = drawer if isinstance(drawer, int) and 0 <= drawer < len(holdings) else -1
+    if "exchange" in verbs or pending >= 0:
+        return _exchanged(game, obs, holdings, hidden_out, history, pending, watch)
     history = _filled_history(history, hidden_out)
     if history is None:
         return None
@@ -122,18 +123,17 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
 
 
 def _exchanged(game: Game, obs: Observation, holdings: list[list[int]], hidden_out: list[int],
-               history: list[str], watch: Watcher | None) -> State | None:
+               history: list[str], pending: int, watch: Watcher | None) -> State | None:
     """A hand whose extra card went from hand to hand (3B: each zero bidder draws it and
     throws one back, which the next drawer draws, and the high bidder last). Each throw
     the seat saw face down is taken to be the card the next thrower threw (a drawer who
     threw back what he drew), the last one the card out of play, or, while a drawer
     holds it, a card of his; the deal's extra card is then the first throw, and a seat
     that threw another card than it drew was dealt that card instead of the drawn one.
-    Nothing of this shows to the seat: its view of the rebuilt hand is the real one."""
+    Nothing of this shows to the seat: its view of the rebuilt hand is the real one.
+    ``pending``: the seat holding the drawn card now, or -1."""
     out = list(history)
     throws = [i for i, text in enumerate(out) if text.partition(": ")[2].startswith("exchange ")]
-    drawer = obs.info.get("extra_drawn_by")
-    pending = drawer if isinstance(drawer, int) and 0 <= drawer < len(holdings) else -1
     if pending >= 0:  # he holds the last card thrown (or the deal's extra card)
         if not holdings[pending]:
             return None

@@ -79,6 +79,8 @@ class Worlds:
         self._replaying: State | None = None
         self._weight = 1.0
         self._observer: Observation | None = None
+        self._weighs = False
+        """Whether the observer's history holds a choice that is weighed."""
         self._threshold = 0.0
         self._scale = 1.0
         self._kept: list[dict[int, int]] = []
@@ -88,12 +90,16 @@ class Worlds:
         """A state of the current hand that looks to ``obs.seat`` exactly like the real
         one; None when the hand cannot be rebuilt from what the seat knows. Raises
         ``InconsistentObservation`` when no deal fits the observation."""
-        if not self.weighted or not self._has_weighed_choices(obs):
+        if not self.weighted:
             return self._rebuilt(obs, rng, None)
         if obs is not self._observer:  # a new decision: learn the scale of its weights
             self._observer = obs
             self._kept = []
-            self._scale = self._probe(obs, rng)
+            self._weighs = self._has_weighed_choices(obs)
+            if self._weighs:
+                self._scale = self._probe(obs, rng)
+        if not self._weighs:
+            return self._rebuilt(obs, rng, None)
         if len(self._kept) >= POOL:
             return world_state(self.game, obs, rng.choice(self._kept))
         likeliest: dict[int, int] = {}
