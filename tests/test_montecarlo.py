@@ -18,7 +18,7 @@ from tricktable.engine.errors import OptionError
 from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
 from tricktable.play.table import Table
-from tricktable.search.determinize import world_state
+from tricktable.search.determinize import mid_pass_state, world_state
 from tricktable.search.montecarlo import SIMULATED, MonteCarloBot
 from tricktable.search.sampler import WorldSampler
 
@@ -81,6 +81,29 @@ def test_the_rebuilt_hand_looks_the_same_to_the_seat(name: str, options: dict[st
         rebuilt += 1
         assert same_view(game, state, again, seat)
     assert rebuilt >= seen * 0.6 and rebuilt > 0
+
+
+def test_a_hand_with_a_pass_under_way_is_rebuilt_by_splitting_the_passed_cards() -> None:
+    """Paperless while the gives are being made: the cards given face down are in no
+    hand, and each rebuilt hand splits them among the givers at random (the seat sees
+    the same; the split varies)."""
+    game = make_game("paperless-spades")
+    sampler = WorldSampler(game)
+    rng = random.Random(3)
+    faced_down = 0
+    for seed in range(4):
+        for state, seat in positions_in(game, seed, Phase.EXCHANGE, limit=6):
+            obs = game.observe(state, seat)
+            assert world_state(game, obs, sampler.sample(obs, rng)) is None
+            splits = set()
+            for _ in range(8):
+                again = mid_pass_state(game, obs, sampler.sample(obs, rng), rng)
+                assert again is not None
+                assert same_view(game, state, again, seat)
+                splits.add(tuple(again.gives))
+            assert len(splits) > 1 or not any("?" in h for h in obs.history)
+            faced_down += any("?" in h for h in obs.history)
+    assert faced_down >= 4
 
 
 # Double Dummy Whist hides nothing once both dummies are shown (the fourth hand is what

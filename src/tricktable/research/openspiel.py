@@ -21,9 +21,11 @@ underscores), with its table options as game parameters::
   seat saw it) and keeps only the scores of earlier hands.
 - ``resample_from_infostate`` deals the cards hidden from the player again with the world
   sampler (uniform over the deals that player cannot tell apart) and replays the hand,
-  so OpenSpiel's IS-MCTS can play these games. Not yet after cards have changed hands
-  within the hand (Paperless gives, blind nil's pass, 3B's exchange, a whist declarer's
-  discards, Double Dummy's swap): then it says so (``SpielError``).
+  so OpenSpiel's IS-MCTS can play these games. Cards that changed hands within the hand
+  (Paperless gives, blind nil's pass, 3B's exchange, a whist declarer's discards, Double
+  Dummy's swap) are followed as the search bots follow them (``search.determinize``):
+  what the player saw face down is filled from the new world, never from the real one
+  (a Paperless pass under way: the cards given so far split among the givers at random).
 """
 
 from __future__ import annotations
@@ -41,15 +43,13 @@ from ..engine.game import Game, game_class, game_names, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_to_record, record_from_state, replay
 from ..engine.state import Phase, State
-from ..search.determinize import played_by_seat
-from ..search.sampler import OUT, WorldSampler
+from ..search.determinize import mid_pass_state, world_state
+from ..search.sampler import WorldSampler
 from .encoding import DECLINE, ActionVocabulary, ObservationEncoder, words
 from .turns import next_turn
 
 MAX_HANDS = 4
 RESAMPLE_TRIES = 50
-_MOVES = frozenset({"give", "exchange", "discard", "swap"})
-"""Verbs that move cards between hands (or out of play) during a hand."""
 
 
 def short_name(game: str) -> str:
@@ -261,18 +261,11 @@ class TricktableState(pyspiel.State):  # type: ignore[misc]
         if self._dealing() or self.table.hand_number < 0:
             return self.clone()
         obs = self.engine.observe(self.table, player_id)
-        moved = [t for t in obs.history if t.split(": ", 1)[-1].split(" ", 1)[0] in _MOVES]
-        if moved:
-            # the sampler does not follow cards that changed hands; and replaying the true
-            # hidden actions would keep only the worlds that fit them: a peek
-            raise pyspiel.SpielError(
-                "resampling does not yet follow cards that changed hands during the hand "
-                f"({moved[0]})")
         seed = int(probability_sampler() * 2**31)
         rng = random.Random(seed)
         for _ in range(RESAMPLE_TRIES):
             world = self.spiel_game.sampler.sample(obs, rng)
-            table = _replayed(self.engine, self.table, obs, world)
+            table = _replayed(self.engine, self.table, obs, world, rng)
             if table is not None:
                 new = self.clone()
                 new.table = table
@@ -280,54 +273,33 @@ class TricktableState(pyspiel.State):  # type: ignore[misc]
         raise pyspiel.SpielError("no world fitted this information state")
 
 
-def _replayed(engine: Game, table: State, obs: Observation,
-              world: dict[int, int]) -> State | None:
-    """The current hand replayed with its deal rebuilt from ``world`` (the holdings now,
-    plus the cards each seat has played this hand); None if the actions no longer fit
-    (the sampler does not follow cards passed between hidden hands)."""
-    record = record_from_state(table)
-    current = record.hands[-1]
-    played = played_by_seat(obs)
-    assert table.deal is not None
-    hands = []
-    for seat in range(engine.num_seats):
-        now = list(cards_of(world.get(seat, 0)))
-        cards = now + played.get(seat, [])
-        hands.append(_in_dealt_order(table.deal.hands[seat], cards, seat == obs.seat, obs))
-    extra = tuple(cards_of(world.get(OUT, 0))) if table.deal.extra else ()
-    if len(extra) != len(table.deal.extra):
+def _replayed(engine: Game, table: State, obs: Observation, world: dict[int, int],
+              rng: random.Random) -> State | None:
+    """The whole table with its current hand dealt from ``world`` and replayed: the hand
+    is rebuilt by ``search.determinize`` (cards that changed hands followed, what the
+    player saw face down filled from the world; a pass under way split at random), then
+    put after the earlier hands and the record replayed; None if the world does not fit
+    the hand's actions."""
+    given = obs.info.get("given")
+    if isinstance(given, tuple | list) and not all(given):
+        rebuilt = mid_pass_state(engine, obs, world, rng)
+    else:
+        rebuilt = world_state(engine, obs, world)
+    if rebuilt is None or rebuilt.deal is None or table.deal is None:
         return None
-    deal = Deal(CHANCE, table.deal.dealer, tuple(hands), extra)
+    hands = list(rebuilt.deal.hands)
+    own = table.deal.hands[obs.seat]
+    if sorted(hands[obs.seat]) == sorted(own):
+        hands[obs.seat] = own  # the player's own cards in the order they were dealt
+    deal = Deal(CHANCE, table.deal.dealer, tuple(hands), rebuilt.deal.extra)
     dealer, piles = deal_to_record(deal)
-    hand = HandRecord(dealer, piles, current.actions)
+    hand = HandRecord(dealer, piles, [str(a) for a in rebuilt.actions])
+    record = record_from_state(table)
     try:
         return replay(Record(record.game, record.options, record.players,
                              [*record.hands[:-1], hand]))
     except RecordError:
         return None
-
-
-def _in_dealt_order(dealt: tuple[int, ...], cards: list[int], own: bool,
-                    obs: Observation) -> tuple[int, ...]:
-    """The holding as dealt: its known cards at the positions the player knows them at
-    (a dummy's peeked and flipped cards), the others in the places left."""
-    if own or len(cards) != len(dealt):
-        return tuple(dealt) if own else tuple(cards)
-    known = {c: i for i, c in enumerate(dealt) if c in cards and _position_known(obs, i, c)}
-    out: list[int | None] = [None] * len(dealt)
-    for card, at in known.items():
-        out[at] = card
-    rest = iter(c for c in cards if c not in known)
-    return tuple(c if c is not None else next(rest) for c in out)
-
-
-def _position_known(obs: Observation, position: int, card: int) -> bool:
-    info = obs.info
-    for key in ("flipped", "peeked"):
-        seen = info.get(key) or {}
-        if isinstance(seen, dict) and seen.get(position) == card_str(card):
-            return True
-    return False
 
 
 class Observer:

@@ -9,8 +9,9 @@ declarer's discards, both from the world's out-of-play pile; cards passed betwee
 hidden hands (a Paperless pass, a blind-nil exchange) from what the receiver holds in the
 world, the passes then taken back to find the deal; an extra card that went from hand to
 hand (3B's zeros and high bidder) is followed through each draw and throw. A Paperless
-pass still under way is not: such a hand gives None, and so does a world that breaks a
-rule the sampler does not infer from (a whist joker that had to be thrown).
+pass still under way is not: such a hand gives None (``mid_pass_state`` rebuilds it, given
+a random stream to split the passed cards among the givers), and so does a world that
+breaks a rule the sampler does not infer from (a whist joker that had to be thrown).
 
 Only the current hand is rebuilt, on a new game that carries over from the earlier
 hands what their scoring left and the seat was shown (``Game.carry_over``: bags, the zero
@@ -20,6 +21,7 @@ nil may be bid only by a side that trails; bots read the score).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..engine.actions import CHANCE, Action, Deal, parse_action
@@ -120,6 +122,34 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
         if state is not None:
             return state
     return None
+
+
+def mid_pass_state(game: Game, obs: Observation, world: dict[int, int],
+                   rng: random.Random) -> State | None:
+    """The hand rebuilt while a Paperless pass is under way (before any bid or card):
+    the cards given face down so far are in nobody's hand, so the world holds them in
+    its out-of-play pile; they are shuffled and split among the seats that gave them
+    (which three a seat gave, it alone knows: every split is as likely), each giver dealt
+    its holding now and what it gave. None when the world does not fit."""
+    pile = list(cards_of(world.get(OUT, 0)))
+    rng.shuffle(pile)
+    holdings = [list(cards_of(world.get(s, 0))) for s in range(game.num_seats)]
+    history = []
+    for text in obs.history:
+        who, _, rest = text.partition(": ")
+        words = rest.split(" ")
+        if words[0] == "give" and who.isdigit():
+            if "?" in words:
+                cards, pile = pile[:len(words) - 1], pile[len(words) - 1:]
+                if len(cards) < len(words) - 1:
+                    return None
+                text = f"{who}: give " + " ".join(card_str(c) for c in cards)
+            else:
+                cards = [parse_card(w) for w in words[1:]]
+                pile = [c for c in pile if c not in cards]
+            holdings[int(who)] += cards
+        history.append(text)
+    return _replay(game, obs, holdings, [], history, None)
 
 
 def _exchanged(game: Game, obs: Observation, holdings: list[list[int]], hidden_out: list[int],
