@@ -19,6 +19,9 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
   share an entry;
 - equivalent cards as one move (cards of one hand with nothing between them left in play);
 - quick tricks: the leader's sure winners from the top, a lower bound for its side;
+- later tricks: what one side's trumps surely win when the other has none, and, with
+  no trumps left, that a side on lead cannot win every trick outside the suits it
+  holds the top of;
 - move ordering: winning cheaply, giving the trick to a partner, ducking and discarding
   low, and leading from suits the side controls.
 """
@@ -697,6 +700,63 @@ def _quick_tricks(st: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _longest(st: np.ndarray, side: int, s: int) -> int:
+    """The most cards of suit ``s`` any seat of ``side`` (1: the maximizers) holds."""
+    maxi = st[MAXIMIZERS]
+    most = 0
+    for p in range(st[N_SEATS]):
+        if ((maxi >> p) & 1) == side:
+            most = max(most, _popcount(st[HANDS + p * SUITS + s]))
+    return most
+
+
+@njit(cache=True)
+def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: int) -> int:
+    """DDS's later-tricks bounds at the start of a trick (two sides, every trick counted
+    for its winner's side): 1 when the maximizers surely get ``target``, 0 when they
+    surely do not, -1 when these bounds cannot tell. The ranks the answer rests on go to
+    mv[rel:] (nothing is left there to rest on but the shape, unless said).
+
+    - Every trump left is one side's: each trump of that side's longest holding wins a
+      trick of its own (nothing else can beat a trump), whatever the other cards.
+    - No trumps left, no card without a suit: the side on lead can win every trick only
+      by leading each one, and a trick led in a suit is its only when it holds that
+      suit's highest card; so it wins, at most, as many tricks of each suit it holds the
+      top of as its longest holding there, none of the others. When that is fewer than
+      the tricks left, it cannot take them all (the others' top cards matter)."""
+    maxi = st[MAXIMIZERS]
+    trump = st[TRUMP]
+    if trump >= 0:
+        mine = _longest(st, 1, trump)
+        theirs = _longest(st, 0, trump)
+        if mine and not theirs:
+            return 1 if target <= mine else -1
+        if theirs and not mine:
+            return 0 if target > left - theirs else -1
+        if mine:
+            return -1
+    leader = st[TO_ACT]
+    side = (maxi >> leader) & 1
+    if target != (left if side else 1):
+        return -1  # the side on lead does not need every trick
+    for p in range(st[N_SEATS]):
+        if st[HANDS + p * SUITS + 4]:
+            return -1
+    most = 0
+    for s in range(4):
+        holder = _holder_of_top(st, s)
+        if holder >= 0 and ((maxi >> holder) & 1) == side:
+            most += _longest(st, side, s)
+    if most >= left:
+        return -1
+    for s in range(4):
+        holder = _holder_of_top(st, s)
+        if holder >= 0 and ((maxi >> holder) & 1) != side and _longest(st, side, s):
+            mv[rel + s] = _top_bit(st[HANDS + holder * SUITS + s])
+    return 0 if side else 1
+
+
+@njit(cache=True)
 def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, rel: int,
            result: bool, target: int, best: int, left: int) -> None:
     """Keep a bound found at a trick boundary, for every position with its pattern."""
@@ -837,6 +897,9 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                 elif target > left - run:
                     mv[rel + trump] = _stopper(st, holder, trump)
                     return False
+        later = _later_tricks(st, mv, rel, target, left)
+        if later >= 0:
+            return bool(later)
     if n == 0 and left >= TT_MIN_LEFT:
         chain = _shape(st, mv, k) & (_chains(tt) - 1)
         st[PROBES] += 1
