@@ -176,3 +176,19 @@ def test_no_trump_jokers_never_win_and_lead_last() -> None:
     after, winner = play(pos, Move(card(0, 0)))
     assert winner == -1 and after.to_act == 1
     assert [c for c in cards_of(after.hands[0])] == [53]
+
+
+def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
+    """A table far too small for the positions: it fills again and again, each time
+    keeping the entries with the most tricks left, and every answer stays the one a
+    table that never fills gives."""
+    from tricktable.engine.cards import NO_SUIT
+    from tricktable.search.random_positions import random_bridge_position
+
+    small = Solver(table_bits=6)
+    rng = random.Random(14)
+    for i in range(30):
+        pos = random_bridge_position(rng, 7, (0, 1, 2, 3, NO_SUIT)[i % 5])
+        side = 0b0101 if pos.to_act % 2 == 0 else 0b1010
+        assert small.tricks(pos, side) == shared_solver().tricks(pos, side)
+    assert small._table[small._k.H_FULL] > 30, "the small table filled up many times"

@@ -29,6 +29,7 @@ from .engine.game import step
 from .engine.records import Record, deal_from_record, game_for_record
 from .engine.state import Phase, State
 from .search.position import Move, position_of
+from .search.position import play as play_move
 from .search.solver import Solver, side_of
 
 
@@ -90,7 +91,7 @@ class _Solvers:
 
     def __call__(self, side: int) -> Solver:
         if side not in self._by_side:
-            self._by_side[side] = Solver(table_bits=18)
+            self._by_side[side] = Solver(table_bits=20)
         return self._by_side[side]
 
 
@@ -149,17 +150,22 @@ def review_hand(
         first = plays[0][0]
         pos = position_of(first)
         holding = sum(1 << s for s in range(pos.num_seats) if pos.hands[s])
-        sides = {side_of(first, s) & holding for s in range(pos.num_seats) if pos.hands[s]}
-        for side in sorted(sides):
-            par[side_label(side)] = solvers(side).tricks(pos, side)
-    known: dict[int, tuple[int, int]] = {
-        side: (tricks, 0) for side in sides for label, tricks in par.items()
-        if label == side_label(side)
-    } if plays else {}
-    for i, (state, play) in enumerate(plays):
-        if progress:
-            progress(i, len(plays))
-        cards.append(_review_card(state, play, solvers, known))
+        sides = sorted({side_of(first, s) & holding
+                        for s in range(pos.num_seats) if pos.hands[s]})
+        if len(sides) == 2 and sides[0] | sides[1] == holding:
+            # two sides sharing every trick: one question answers both
+            value = solvers(sides[0]).tricks(pos, sides[0])
+            par = {side_label(sides[0]): value, side_label(sides[1]): pos.tricks_left - value}
+            cards = _review_as_one_question(plays, solvers(sides[0]), sides[0], holding,
+                                            value, progress)
+        else:
+            for side in sides:
+                par[side_label(side)] = solvers(side).tricks(pos, side)
+            known = {side: (par[side_label(side)], 0) for side in sides}
+            for i, (state, play) in enumerate(plays):
+                if progress:
+                    progress(i, len(plays))
+                cards.append(_review_card(state, play, solvers, known))
     if progress:
         progress(len(plays), len(plays))
     nils = [_review_nil(seat, plays, cards, final) for seat in _nil_seats(final, bids)] \
@@ -197,6 +203,48 @@ def _review_card(
         len(state.tricks) + 1, play.seat, card_str(play.card) + (" low" if play.ace_low else ""),
         _seats(side), before, after, better,
     )
+
+
+def _review_as_one_question(
+    plays: list[tuple[State, Play]], solver: Solver, canon: int, holding: int, value: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[CardReview]:
+    """The cards of a hand whose two sides share every trick, reviewed through the tricks
+    of one of them (``canon``; the other side takes the rest), so that one table serves
+    every card, and the value after a card, searched for, is the value before the next:
+    one search a card. ``value``: canon's tricks from the first lead."""
+    cards: list[CardReview] = []
+    for i, (state, played_card) in enumerate(plays):
+        if progress:
+            progress(i, len(plays))
+        pos = position_of(state)
+        left = pos.tricks_left
+        played = Move(played_card.card, played_card.ace_low)
+        nxt, winner = play_move(pos, played)
+        gained = 1 if winner >= 0 and canon >> winner & 1 else 0
+        after_canon = gained + solver.tricks(nxt, canon, canon, max(0, value - gained))
+        side = side_of(state, played_card.seat)
+        mine = side & holding == canon
+        before = value if mine else left - value
+        after = after_canon if mine else left - after_canon
+        better = []
+        if after < before:
+            for move in pos.legal_moves():
+                child, w = play_move(pos, move)
+                g = 1 if w >= 0 and canon >> w & 1 else 0
+                # the side to play keeps ``before`` (it can do no better)
+                if solver.at_least(child, canon, canon, value - g + (0 if mine else 1)) == mine:
+                    better.append(card_str(move.card) + (" low" if move.low else ""))
+        cards.append(CardReview(
+            len(state.tricks) + 1, played_card.seat,
+            card_str(played_card.card) + (" low" if played_card.ace_low else ""),
+            _seats(side), before, after, better,
+        ))
+        value = after_canon - gained
+        following = plays[i + 1][0] if i + 1 < len(plays) else None
+        if following is not None and position_of(following) != nxt:
+            value = solver.tricks(position_of(following), canon, canon, value)
+    return cards
 
 
 def _review_nil(

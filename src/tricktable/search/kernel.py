@@ -88,8 +88,8 @@ def trick_card(st: np.ndarray, i: int) -> int:
 #
 # The table is a pool of entries with one chain per shape hash (the entries of every
 # pattern of a shape must be found from the shape alone): a header, then the chain heads,
-# then the pool. When the pool is full it is emptied (a new epoch) and filling starts
-# again, as DDS does.
+# then the pool. When the pool is full, the half of it for the positions with the most
+# tricks left is kept (``_make_room``).
 TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
 TT_ENTRY = 16
 ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards per suit
@@ -110,6 +110,7 @@ E_LEFT = 15  # tricks left at the position
 H_USED = 0  # header: entries of the pool in use
 H_EPOCH = 1  # chain heads of other epochs are empty
 H_GENERATION = 2  # the solver's generation (search setting) the entries belong to
+H_FULL = 3  # times the pool was found full (statistics)
 HEADS = 4  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
@@ -148,6 +149,44 @@ def _empty_table(tt: np.ndarray, generation: int) -> None:
     tt[H_USED] = 0
     tt[H_EPOCH] += 1
     tt[H_GENERATION] = generation
+
+
+@njit(cache=True)
+def _make_room(tt: np.ndarray) -> None:
+    """The pool is full: keep the entries of the positions with the most tricks left (the
+    dearest to search again), at most half of the pool, and drop the rest. The kept ones
+    are moved to the front and linked into their chains again (a new epoch empties every
+    chain first). DDS empties the whole table instead; at 13 cards a hand that meant
+    searching the top of the tree again and again."""
+    tt[H_FULL] += 1
+    pool = _pool(tt)
+    used = tt[H_USED]
+    by_left = np.zeros(MAX_TRICKS + 2, dtype=np.int64)
+    for i in range(used):
+        by_left[min(tt[pool + i * TT_ENTRY + E_LEFT], MAX_TRICKS + 1)] += 1
+    keep_from = MAX_TRICKS + 2
+    kept = 0
+    while keep_from > 0 and kept + by_left[keep_from - 1] <= used // 2:
+        keep_from -= 1
+        kept += by_left[keep_from]
+    tt[H_EPOCH] += 1
+    chains = _chains(tt)
+    write = 0
+    for i in range(used):
+        src = pool + i * TT_ENTRY
+        if tt[src + E_LEFT] < keep_from:
+            continue
+        dst = pool + write * TT_ENTRY
+        if dst != src:
+            for w in range(TT_ENTRY):
+                tt[dst + w] = tt[src + w]
+        chain = _entry_hash(tt, dst) & (chains - 1)
+        tt[dst + E_NEXT] = _first(tt, chain)
+        head = HEADS + 2 * chain
+        tt[head] = dst
+        tt[head + 1] = tt[H_EPOCH]
+        write += 1
+    tt[H_USED] = write
 
 
 @njit(cache=True)
@@ -504,13 +543,29 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     # keeps (ALWAYS_TOP), so that a chain holds few patterns
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(SHAPE_WORDS):
-        h = (h ^ np.uint64(key[k + w])) * np.uint64(0x100000001B3)
-        h ^= h >> np.uint64(29)
+        h = _mix(h, key[k + w], 29)
     for s in range(SUITS):
         count = key[k + COUNTS + s]
-        top = key[k + OWNERS + s] >> (3 * (count - min(ALWAYS_TOP, count)))
-        h = (h ^ np.uint64(top)) * np.uint64(0x100000001B3)
-        h ^= h >> np.uint64(31)
+        h = _mix(h, key[k + OWNERS + s] >> (3 * (count - min(ALWAYS_TOP, count))), 31)
+    return int(h & np.uint64((1 << 40) - 1))
+
+
+@njit(cache=True)
+def _mix(h: np.uint64, value: int, shift: int) -> np.uint64:
+    h = (h ^ np.uint64(value)) * np.uint64(0x100000001B3)
+    return h ^ (h >> np.uint64(shift))
+
+
+@njit(cache=True)
+def _entry_hash(tt: np.ndarray, slot: int) -> int:
+    """The hash ``_shape`` gave the position an entry was stored for (its shape and the
+    holder of each suit's top card, the first of the holders it keeps)."""
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for w in range(SHAPE_WORDS):
+        h = _mix(h, tt[slot + E_SHAPE + w], 29)
+    for s in range(SUITS):
+        kept = (tt[slot + E_K] >> (5 * s)) & 31
+        h = _mix(h, tt[slot + E_OWNERS + s] >> (3 * (kept - min(ALWAYS_TOP, kept))), 31)
     return int(h & np.uint64((1 << 40) - 1))
 
 
@@ -782,7 +837,7 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     if not found:
         pool = _pool(tt)
         if pool + (tt[H_USED] + 1) * TT_ENTRY > len(tt):
-            _empty_table(tt, tt[H_GENERATION])  # full: start again
+            _make_room(tt)
         slot = pool + tt[H_USED] * TT_ENTRY
         tt[H_USED] += 1
         head = HEADS + 2 * chain
