@@ -9,7 +9,7 @@ so that points taken from opponents count, as they do towards winning a game); n
 and broken; and the search bot's decision times (p50, p95, max).
 
     .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
-        [--objective margin|score] [--uniform-worlds] [--png out.png]
+        [--objective margin|score] [--uniform-worlds] [--png out.png] [--hands out.jsonl]
 """
 
 from __future__ import annotations
@@ -133,6 +133,8 @@ def main() -> None:
     ap.add_argument("--games", default="", help="comma-separated game names (default: all)")
     ap.add_argument("--png", type=Path, help="write a chart of the gains")
     ap.add_argument("--gains", type=Path, help="append every hand's gain to this JSON file")
+    ap.add_argument("--hands", type=Path, help="append one JSON line per hand to this file: "
+                    "deal, side, gains, and the nils with and without the search bot")
     ap.add_argument("--think", type=float, default=DEFAULT_THINK,
                     help="the search bot's seconds per decision (0: its fixed search)")
     ap.add_argument("--objective", choices=OBJECTIVES, default=MonteCarloBot.objective,
@@ -176,6 +178,14 @@ def main() -> None:
                 margins.append(margin - base_margin)
                 nils.add(0, played, side)
                 nils.add(1, baseline, side)
+                if args.hands:
+                    with args.hands.open("a") as out:
+                        out.write(json.dumps({
+                            "game": label, "deal": seed, "side": sorted(side),
+                            "gain": with_bot - without, "margin_gain": margin - base_margin,
+                            "nils": {str(k): v for k, v in nil_outcomes(played).items()},
+                            "nils_rules": {str(k): v for k, v in nil_outcomes(baseline).items()},
+                        }) + "\n")
         if args.gains:
             kept = json.loads(args.gains.read_text()) if args.gains.exists() else {}
             kept.setdefault(label, []).extend(gains)
