@@ -67,6 +67,8 @@ def main() -> None:
     parser.add_argument("--threeb", type=int, default=2, help="3B positions of each kind")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
+    if min(args.n13, args.n10, args.n8) < 1 or args.threeb < 0:
+        parser.error("--n13, --n10 and --n8 must be at least 1, --threeb at least 0")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     _dds.SetMaxThreads(1)
@@ -99,6 +101,8 @@ def main() -> None:
         print(f"{'':22s}DDS  {describe(theirs)}")
 
     for players, per_hand in ((3, 17), (4, 13)):
+        if args.threeb < 1:
+            break
         times = []
         for _ in range(args.threeb):
             state = random_play_state("3b-spades", {"players": players}, rng, per_hand, False)
