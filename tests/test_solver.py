@@ -147,6 +147,39 @@ def test_a_low_ace_ducks_a_nil() -> None:
     assert reference_tricks(pos, 1 << nil_seat, everyone_else) == 0
 
 
+def test_a_nil_holding_the_lowest_cards_of_its_suits_and_no_trump_is_safe_at_once() -> None:
+    """Seat 1 bid nil and holds only the lowest hearts, clubs and diamonds in play, no
+    spade: whatever is led beats its cards or finds it void, so it can never be made to
+    win a trick. The solver knows it at the first node, without searching."""
+    hands = four_hands("3S 5H 6C 7D", "2H 3H 2C 2D", "4S 6H 3C 3D", "5S 4H 4C 4D")
+    pos = simple(hands, CardOrder(trump=0))
+    nil_seat, nil_side = 1, 0b1010
+    assert reference_tricks(pos, 1 << nil_seat, 0b0101) == 0
+    solver = Solver(table_bits=10)
+    assert solver.nil_makeable(pos, nil_seat, nil_side)
+    assert solver.nodes == 1
+    # one card above another seat's (the 4H over the 3H), and the bound no longer holds
+    higher = four_hands("3S 5H 6C 7D", "2H 4H 2C 2D", "4S 6H 3C 3D", "5S 3H 4C 4D")
+    pos = simple(higher, CardOrder(trump=0))
+    solver = Solver(table_bits=10)
+    assert solver.nil_makeable(pos, nil_seat, nil_side) == (
+        reference_tricks(pos, 1 << nil_seat, 0b0101) == 0)
+    assert solver.nodes > 1
+
+
+def test_each_top_trump_of_a_lone_seat_takes_a_trick_whatever_it_does() -> None:
+    """Seat 1 holds the ace and king of spades, the highest trumps: each wins the trick it
+    is played to, even with seat 1 playing to lose (a nil) - two tricks at least, known
+    at the first node."""
+    hands = four_hands("3S 5H 6C 7D", "AS KS 2H 2C", "4S 6H 3C 3D", "5S 4H 4C 4D")
+    pos = simple(hands, CardOrder(trump=0))
+    counted, breakers = 0b0010, 0b0101
+    solver = Solver(table_bits=10)
+    assert solver.at_least(pos, counted, breakers, 2)
+    assert solver.nodes == 1
+    assert solver.tricks(pos, counted, breakers) == reference_tricks(pos, counted, breakers)
+
+
 def test_an_ace_that_may_be_called_low_is_not_the_joker_above_it() -> None:
     """3B, five players: the ace of spades and the joker above it are no run to play as
     one card, since only the ace may later be called low (a search that merged them kept

@@ -812,6 +812,62 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
 
 
 @njit(cache=True)
+def _lone_seat(mask: int) -> int:
+    """The seat of a seat mask with exactly one seat in it, else -1."""
+    if mask > 0 and (mask & (mask - 1)) == 0:
+        return _top_bit(mask)
+    return -1
+
+
+@njit(cache=True)
+def _sure_trump_tricks(st: np.ndarray, seat: int, left: int) -> int:
+    """Tricks ``seat`` takes whatever anyone does: each of its trumps above every other
+    trump in play wins the trick it goes to (two of them never share a trick), and it
+    plays them all when it plays to every trick left. 0 when an ace may be called low
+    in trumps (it would not win)."""
+    trump = st[TRUMP]
+    if (trump < 0 or st[TRICK_SIZE] != st[N_SEATS] or _cards_held(st, seat) != left
+            or st[RULES + R_ACE_LOW * SUITS + trump]):
+        return 0
+    if _holder_of_top(st, trump) != seat:
+        return 0
+    return _top_run(st, seat, trump)
+
+
+@njit(cache=True)
+def _ducks_every_trick(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> bool:
+    """Whether ``seat``, not on lead, can keep from taking any more tricks whatever the
+    others do (a nil, safe from here): it holds no trump, and in each suit its cards are
+    the lowest in play, so any card led in that suit beats all of them and a card it
+    throws on another suit cannot win; never winning, it never leads. Not told when an
+    ace may be called low (below every card) or a card without a suit is in play. The
+    answer rests on the ranks down to its highest card of each suit."""
+    trump = st[TRUMP]
+    if trump >= 0 and st[HANDS + seat * SUITS + trump]:
+        return False
+    for s in range(SUITS):
+        if st[RULES + R_ACE_LOW * SUITS + s]:
+            return False
+    for p in range(st[N_SEATS]):
+        if st[HANDS + p * SUITS + 4]:
+            return False
+    for s in range(4):
+        mine = st[HANDS + seat * SUITS + s]
+        if mine:
+            others = 0
+            for o in range(st[N_SEATS]):
+                if o != seat:
+                    others |= st[HANDS + o * SUITS + s]
+            if others & ((2 << _top_bit(mine)) - 1):
+                return False
+    for s in range(4):
+        mine = st[HANDS + seat * SUITS + s]
+        if mine:
+            mv[rel + s] = _top_bit(mine)
+    return True
+
+
+@njit(cache=True)
 def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, rel: int,
            result: bool, target: int, best: int, left: int) -> None:
     """Keep a bound found at a trick boundary, for every position with its pattern."""
@@ -955,6 +1011,18 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         later = _later_tricks(st, mv, rel, target, left)
         if later >= 0:
             return bool(later)
+    elif n == 0:
+        # one seat's tricks counted, against its will or not (a nil, one seat against
+        # the rest): the tricks it cannot help taking, and a nil safe from here
+        lone = _lone_seat(st[COUNTED])
+        if lone >= 0:
+            sure = _sure_trump_tricks(st, lone, left)
+            if target <= sure:
+                mv[rel + st[TRUMP]] = _stopper(st, lone, st[TRUMP])
+                return True
+            if (not (st[MAXIMIZERS] >> lone) & 1 and st[TO_ACT] != lone
+                    and _ducks_every_trick(st, mv, rel, lone)):
+                return False
     if n == 0 and left >= TT_MIN_LEFT:
         chain = _shape(st, mv, k) & (_chains(tt) - 1)
         st[PROBES] += 1
