@@ -21,6 +21,7 @@ uniformly among the legal actions, and at every step checks that:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from typing import Any
 
@@ -152,6 +153,7 @@ def check_observations(game: Game, state: State, rng: random.Random, deep: bool)
     deep_seat = rng.randrange(game.num_seats)
     for seat in range(game.num_seats):
         obs = game.observe(state, seat)
+        assert obs == dataclasses.replace(obs), "an observation is built with every field"
         assert obs.hand == obs.visible[seat]
         assert obs.hand in (state.hands[seat], 0), "a seat sees its whole hand or (not yet) none"
         for s, cards in enumerate(obs.visible):

@@ -607,7 +607,7 @@ class Game(TrickPlay):
             # out-of-turn actions (3B changes of bid, whist renege calls)
             legal = tuple(a for a in self.legal_actions(state) if a.seat in controls)
         visible = self.visible_holdings(state, seat)
-        return Observation(
+        return Observation.build(
             game=self.name,
             seat=seat,
             phase=state.phase,

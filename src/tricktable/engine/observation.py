@@ -62,6 +62,16 @@ class Observation:
     info: Mapping[str, Any] = field(default_factory=dict)
     legal: tuple[Action, ...] = ()
 
+    @classmethod
+    def build(cls, **fields: Any) -> Observation:
+        """An observation made without the frozen dataclass's ``__init__``, which sets each
+        of its fields through ``object.__setattr__``: 6.6 us against 2.8 here, and one is
+        made at every decision of every bot, playouts included. Every field is given (the
+        game's ``observe`` does); it is as frozen as one made the usual way."""
+        obs = object.__new__(cls)
+        obs.__dict__.update(fields)
+        return obs
+
     @property
     def my_turn(self) -> bool:
         return self.to_act in self.controls and bool(self.legal)
