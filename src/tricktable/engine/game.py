@@ -154,6 +154,8 @@ class Game(TrickPlay):
         self.fixed_trick_size = (
             self.num_seats if type(self).trick_size is TrickPlay.trick_size else 0
         )
+        # Every seat makes its own choices (no dummy): ``controlled_by`` needs no search.
+        self._self_controlled = type(self).controller is Game.controller
         self._plain_plays = (
             type(self).apply_play is TrickPlay.apply_play
             and type(self).check_play is TrickPlay.check_play
@@ -549,6 +551,8 @@ class Game(TrickPlay):
         return seat
 
     def controlled_by(self, state: State, seat: int) -> tuple[int, ...]:
+        if self._self_controlled:
+            return (seat,)
         return tuple(s for s in range(self.num_seats) if self.controller(state, s) == seat)
 
     def visible_holdings(self, state: State, viewer: int) -> list[CardSet]:
