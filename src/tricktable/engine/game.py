@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
 from .cards import (
+    BIT_OF,
     CardSet,
     card_str,
     deal_piles,
@@ -304,11 +305,12 @@ class Game(TrickPlay):
         for cards, size in zip(deal.hands, sizes, strict=True):
             if len(cards) != size:
                 return False
+        bit_of = BIT_OF.__getitem__
         try:
-            total = sum(1 << c for c in deal.extra)
+            total = sum(map(bit_of, deal.extra))
             for cards in deal.hands:
-                total += sum(1 << c for c in cards)
-        except (TypeError, ValueError):  # not a card number: the slow path says so
+                total += sum(map(bit_of, cards))
+        except (TypeError, KeyError):  # not a card number: the slow path says so
             return False
         # n powers of two add up to a number with n bits set only if they are all different
         return total == self.deck and sum(sizes) + extra == self.deck.bit_count()
@@ -319,7 +321,8 @@ class Game(TrickPlay):
         state.hand_number += 1
         state.dealer = deal.dealer
         state.deal = deal
-        state.hands = [sum(1 << c for c in cards) for cards in deal.hands]
+        bit_of = BIT_OF.__getitem__  # the cards are distinct: check_deal made sure
+        state.hands = [sum(map(bit_of, cards)) for cards in deal.hands]
         state.hand_size = [len(cards) for cards in deal.hands]
         state.next_seat = [(s + 1) % n for s in range(n)]
         state.trick_seats = []
@@ -455,7 +458,10 @@ class Game(TrickPlay):
         """True if ``action`` is among ``legal_actions`` (card lists and seat lists compared
         as sets: "give 3C 2C" is the same choice as "give 2C 3C")."""
         legal = self.legal_actions(state)
-        if action in legal:  # equal fields (interned actions: the same object)
+        for listed in legal:  # interned actions (bids, plays) are the very objects listed:
+            if listed is action:  # found without comparing fields (``in`` compares every
+                return True  # action before the match, a Python-level __eq__ each)
+        if action in legal:  # equal fields
             return True
         if not any(type(getattr(action, f)) is tuple for f in action.__dataclass_fields__):
             return False  # no card or seat list whose order could differ
