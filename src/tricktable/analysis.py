@@ -28,7 +28,7 @@ from .engine.errors import RecordError
 from .engine.game import step
 from .engine.records import Record, deal_from_record, game_for_record
 from .engine.state import Phase, State
-from .search.position import Move, position_of
+from .search.position import Move, Position, position_of
 from .search.position import play as play_move
 from .search.solver import Solver, side_of
 
@@ -196,19 +196,36 @@ def _review_card(
         value, won_then = known[side]
         guess = max(0, value - (won - won_then))
     before = solver.tricks(pos, side, side, guess)
+    # The side plays for the most tricks, so a card keeps ``before`` or loses some: one
+    # zero-window test a card tells which, and only a card that lost needs its value.
     played = Move(play.card, play.ace_low)
-    ((_, after),) = solver.move_values(pos, side, side, [played], guess=before)
+    after = before if _keeps(solver, pos, played, side, before) else _value_after(
+        solver, pos, played, side, before - 1)
     known[side] = (after, won)
     better = []
     if after < before:
         better = [
             card_str(m.card) + (" low" if m.low else "")
-            for m, v in solver.move_values(pos, side, guess=before) if v == before
+            for m in pos.legal_moves() if _keeps(solver, pos, m, side, before)
         ]
     return CardReview(
         len(state.tricks) + 1, play.seat, card_str(play.card) + (" low" if play.ace_low else ""),
         _seats(side), before, after, better,
     )
+
+
+def _keeps(solver: Solver, pos: Position, move: Move, side: int, value: int) -> bool:
+    """Does ``side`` still take ``value`` tricks of the rest of the hand after ``move``?"""
+    child, winner = play_move(pos, move)
+    gained = 1 if winner >= 0 and side >> winner & 1 else 0
+    return solver.at_least(child, side, side, value - gained)
+
+
+def _value_after(solver: Solver, pos: Position, move: Move, side: int, guess: int) -> int:
+    """The tricks of the rest of the hand ``side`` takes after ``move``, this trick's too."""
+    child, winner = play_move(pos, move)
+    gained = 1 if winner >= 0 and side >> winner & 1 else 0
+    return gained + solver.tricks(child, side, side, max(0, guess - gained))
 
 
 def _review_as_one_question(
