@@ -25,11 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from tricktable import make_game, step
+from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.engine.game import Game
-from tricktable.engine.state import Phase, State
+from tricktable.engine.state import Phase
 from tricktable.play.table import Table
+from tricktable.search.random_positions import first_card_by_rules
 from tricktable.search.sampler import InconsistentObservation
 from tricktable.search.worlds import Worlds
 
@@ -50,25 +51,13 @@ def high_cards(cards: int) -> int:
     return sum(max(0, c % 13 - 8) for c in range(52) if cards >> c & 1)
 
 
-def first_card(game: Game, seed: int) -> State:
-    rng = random.Random(seed)
-    state = game.new_game()
-    step(state, game.random_deal(state, rng))
-    bots = {s: make_bot("rules", game, s, seed) for s in game.player_seats}
-    while state.phase is not Phase.PLAY:
-        chooser = game.controller(state, state.to_act)
-        legal = [a for a in game.legal_actions(state) if game.controller(state, a.seat) == chooser]
-        step(state, bots[chooser].choose(game.observe(state, chooser), legal))
-    return state
-
-
 def reading(game: Game, deals: int) -> dict[bool, tuple[float, float]]:
     """Weighted or not: (mean high-card error, ms a world)."""
     errors: dict[bool, list[float]] = {True: [], False: []}
     seconds = {True: 0.0, False: 0.0}
     drawn = {True: 0, False: 0}
     for seed in range(deals):
-        state = first_card(game, seed)
+        state = first_card_by_rules(game, seed)
         seat = state.to_act
         obs = game.observe(state, seat)
         for weighted in (True, False):

@@ -15,10 +15,10 @@ from tricktable import make_game, step
 from tricktable.bots import make_bot
 from tricktable.engine.actions import Bid, Pass
 from tricktable.engine.cards import CardSet
-from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
 from tricktable.search import worlds as worlds_module
 from tricktable.search.determinize import world_state
+from tricktable.search.random_positions import first_card_by_rules
 from tricktable.search.sampler import WorldSampler
 from tricktable.search.worlds import OTHER_CHOICE, PER_TRICK_OFF, Worlds, likelihood
 
@@ -30,19 +30,6 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("dummy-whist", {}),
 ]
 IDS = [g + "".join(f"-{k}={v}" for k, v in o.items()) for g, o in GAMES]
-
-
-def first_card(game: Game, seed: int) -> State:
-    """A hand dealt from ``seed`` and bid by rules bots, at its first card."""
-    rng = random.Random(seed)
-    state = game.new_game()
-    step(state, game.random_deal(state, rng))
-    bots = {s: make_bot("rules", game, s, seed) for s in game.player_seats}
-    while state.phase is not Phase.PLAY:
-        chooser = game.controller(state, state.to_act)
-        legal = [a for a in game.legal_actions(state) if game.controller(state, a.seat) == chooser]
-        step(state, bots[chooser].choose(game.observe(state, chooser), legal))
-    return state
 
 
 def high_cards(cards: CardSet) -> int:
@@ -69,7 +56,7 @@ def test_weighted_worlds_read_the_bids(name: str, options: dict[str, Any]) -> No
     game = make_game(name, options)
     errors: dict[bool, list[float]] = {True: [], False: []}
     for seed in range(10):
-        state = first_card(game, seed)
+        state = first_card_by_rules(game, seed)
         seat = state.to_act
         obs = game.observe(state, seat)
         for weighted in (True, False):
@@ -89,7 +76,7 @@ def test_weighted_worlds_read_the_bids(name: str, options: dict[str, Any]) -> No
 def test_every_weighted_world_looks_the_same_to_the_seat() -> None:
     game = make_game("spades")
     for seed in range(4):
-        state = first_card(game, seed)
+        state = first_card_by_rules(game, seed)
         seat = state.to_act
         obs = game.observe(state, seat)
         worlds = Worlds(game)
@@ -106,7 +93,7 @@ def test_only_other_seats_looked_at_bids_are_weighed(monkeypatch: pytest.MonkeyP
     """The model is asked about each bid of the other three seats, never about the seat's
     own bid (it knows its cards), and a candidate world's weight is the product."""
     game = make_game("spades")
-    state = first_card(game, 3)
+    state = first_card_by_rules(game, 3)
     seat = state.to_act
     obs = game.observe(state, seat)
     asked: list[tuple[int, float]] = []
@@ -164,7 +151,7 @@ def test_the_worlds_come_from_the_observation_alone(name: str, options: dict[str
     game = make_game(name, options)
     compared = 0
     for seed in range(6):
-        state = first_card(game, seed)
+        state = first_card_by_rules(game, seed)
         seat = state.to_act
         other = redeal(game, state, seat, random.Random(seed))
         if other is None or other.hands == state.hands:
@@ -185,7 +172,7 @@ def test_a_long_search_is_dealt_the_kept_worlds_again(monkeypatch: pytest.Monkey
     """Past ``POOL`` worlds in one decision, the worlds already weighed are dealt again."""
     monkeypatch.setattr(worlds_module, "POOL", 3)
     game = make_game("spades")
-    state = first_card(game, 5)
+    state = first_card_by_rules(game, 5)
     obs = game.observe(state, state.to_act)
     worlds = Worlds(game)
     rng = random.Random(3)
@@ -200,7 +187,7 @@ def test_a_world_the_replay_refuses_is_replaced(monkeypatch: pytest.MonkeyPatch)
     the replay refuses is replaced by another, and only a hand that no world rebuilds
     gives None."""
     game = make_game("spades")
-    state = first_card(game, 6)
+    state = first_card_by_rules(game, 6)
     obs = game.observe(state, state.to_act)
     real = worlds_module.world_state
     calls: list[int] = []

@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..bots.base import make_bot
 from ..engine.actions import Play
 from ..engine.cards import RANK_LETTERS, SUITED, cards_of, shuffled
-from ..engine.game import make_game, step
+from ..engine.game import Game, make_game, step
 from ..engine.order import CardOrder
 from ..engine.state import Phase, State
 from .position import PlayRules, Position
@@ -91,3 +92,17 @@ def pbn(hands: tuple[int, ...]) -> str:
             suits.append("".join(RANK_LETTERS[r] for r in ranks))
         parts.append(".".join(suits))
     return "N:" + " ".join(parts)
+
+
+def first_card_by_rules(game: Game, seed: int) -> State:
+    """A hand dealt from ``seed`` and bid by rules bots (exchanges and declarations too),
+    at its first card: where the search bots' worlds are tested and measured."""
+    rng = random.Random(seed)
+    state = game.new_game()
+    step(state, game.random_deal(state, rng))
+    bots = {s: make_bot("rules", game, s, seed) for s in game.player_seats}
+    while state.phase is not Phase.PLAY:
+        chooser = game.controller(state, state.to_act)
+        legal = [a for a in game.legal_actions(state) if game.controller(state, a.seat) == chooser]
+        step(state, bots[chooser].choose(game.observe(state, chooser), legal))
+    return state
