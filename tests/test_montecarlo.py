@@ -12,15 +12,16 @@ import pytest
 
 from tricktable import make_game
 from tricktable.bots import make_bot
-from tricktable.engine.actions import Action, Bid, Exchange
+from tricktable.engine.actions import Action, Bid, Exchange, Give, Rebid
 from tricktable.engine.cards import parse_card
 from tricktable.engine.errors import OptionError
 from tricktable.engine.game import Game
 from tricktable.engine.state import Phase, State
 from tricktable.play.table import Table
 from tricktable.search.determinize import mid_pass_state, world_state
-from tricktable.search.montecarlo import SIMULATED, MonteCarloBot
+from tricktable.search.montecarlo import MAX_CANDIDATES, SIMULATED, MonteCarloBot
 from tricktable.search.sampler import WorldSampler
+from tricktable.search.worlds import Worlds, pass_under_way
 
 GAMES = [
     ("spades", {}),
@@ -131,7 +132,10 @@ def same_choice_when_redealt(game: Game, positions: Iterator[tuple[State, int]],
         if i % every or compared >= most:
             continue
         obs = game.observe(state, seat)
-        other = world_state(game, obs, sampler.sample(obs, rng))
+        if pass_under_way(obs):
+            other = mid_pass_state(game, obs, sampler.sample(obs, rng), rng)
+        else:
+            other = world_state(game, obs, sampler.sample(obs, rng))
         if other is None or other.hands == state.hands:
             continue  # not rebuilt, or nothing hidden was dealt differently
         choices = []
@@ -223,7 +227,8 @@ def bid_positions(game: Game, seed: int, limit: int = 400) -> Iterator[tuple[Sta
 def decision_positions(game: Game, seed: int, limit: int = 400
                        ) -> Iterator[tuple[State, int]]:
     """Positions of a rules-bot game where a seat makes a choice besides a card that the
-    montecarlo bot weighs by simulation (bids, passes, trumps, keep or swap)."""
+    montecarlo bot weighs by simulation (bids, passes, trumps, keep or swap, a card
+    thrown back or given)."""
     table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats}, seed)
     for _ in range(limit):
         if table.over:
@@ -242,10 +247,11 @@ def decision_positions(game: Game, seed: int, limit: int = 400
 def test_the_bot_cannot_peek_when_bidding(name: str, options: dict[str, object],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Its bid (or pass, trumps, keep or swap) with a fixed seed is the same when the
-    hidden cards are dealt again."""
+    hidden cards are dealt again (cards passed on: the test below)."""
     monkeypatch.setattr(MonteCarloBot, "worlds", 3)
     game = make_game(name, options)
-    positions = (p for seed in range(1, 9) for p in decision_positions(game, seed))
+    positions = (p for seed in range(1, 9) for p in decision_positions(game, seed)
+                 if not passes_on(game, *p))
     assert same_choice_when_redealt(game, positions, random.Random(3), every=1, most=3) >= 2
 
 
@@ -476,3 +482,155 @@ def test_the_bot_weighs_the_game_when_the_hand_can_end_it() -> None:
         values[near] = [v for vs in per_world.values() for v in vs]
     assert max(values[True]) > 400  # the game won: 500 on top of the hand
     assert max(abs(v) for v in values[False]) < 400
+
+
+PASSING_ON = [("3b-spades", {"players": 3}), ("3b-spades", {"players": 4}),
+              ("3b-spades", {"players": 5}), ("paperless-spades", {})]
+"""Games where a seat passes cards on: 3B's throw-back after drawing the extra card, the
+Paperless give."""
+
+
+def passing_positions(game: Game, seeds: range, limit: int = 300
+                      ) -> Iterator[tuple[State, int]]:
+    """Positions of rules-bot games where a seat throws back a card or gives cards (3B's
+    open rebid window may offer rebids beside the throw-back)."""
+    for seed in seeds:
+        table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats},
+                      seed)
+        for _ in range(limit):
+            if table.over:
+                break
+            state = table.state
+            if state.phase not in (Phase.DEAL, Phase.SCORING):
+                seat = game.controller(state, state.to_act)
+                if passes_on(game, state, seat):
+                    yield state, seat
+            table.advance()
+
+
+def passes_on(game: Game, state: State, seat: int) -> bool:
+    """Whether ``seat`` is to throw back a card or give cards."""
+    return any(isinstance(a, Exchange | Give) for a in game.observe(state, seat).legal)
+
+
+@pytest.mark.parametrize("name,options", PASSING_ON)
+def test_a_card_passed_on_is_weighed_among_a_few_legal_choices(
+    name: str, options: dict[str, object]
+) -> None:
+    """At most MAX_CANDIDATES choices, every one legal and different, the rules bot's
+    first; a 3B zero bidder looks at its high cards, a high bidder at its low ones."""
+    game = make_game(name, options)
+    checked = 0
+    kinds = set()
+    for state, seat in passing_positions(game, range(1, 4)):
+        obs = game.observe(state, seat)
+        legal = list(obs.legal)
+        bot = MonteCarloBot(game, seat, 1)
+        assert bot.simulates(legal)
+        preferred = bot.rules.choose(obs, legal)
+        candidates = bot.candidates(obs, legal, preferred)
+        assert candidates[0] == preferred
+        assert 2 <= len(candidates) <= MAX_CANDIDATES
+        assert len(set(candidates)) == len(candidates)
+        assert all(a in legal and not isinstance(a, Rebid) for a in candidates)
+        if isinstance(preferred, Exchange):
+            zero = obs.info["bids"][seat] == 0
+            kinds.add(zero)
+            suits: dict[int, list[int]] = {}
+            for a in legal:
+                if isinstance(a, Exchange):
+                    suits.setdefault(0 if a.card >= 52 else a.card // 13, []).append(a.card)
+            # a joker is a spade above the ace: LJ 52 -> 13, BJ 53 -> 14
+            ends = {(max if zero else min)(cards, key=lambda c: c - 39 if c >= 52 else c)
+                    for cards in suits.values()}
+            assert ends <= {a.card for a in candidates if isinstance(a, Exchange)}, zero
+        checked += 1
+    assert checked >= 5
+    if name == "3b-spades":
+        assert kinds == {True, False}  # both a zero's and a high bidder's throw-back
+
+
+@pytest.mark.parametrize("name,options", PASSING_ON)
+def test_a_world_is_rebuilt_for_a_card_passed_on(name: str, options: dict[str, object]
+                                                ) -> None:
+    """The drawer holding the extra card (3B), a pass under way with other seats' cards
+    given face down (Paperless): the worlds rebuild the hand, and the seat sees in each
+    exactly what it sees in the real one."""
+    game = make_game(name, options)
+    worlds = Worlds(game)
+    rng = random.Random(4)
+    rebuilt = 0
+    for state, seat in passing_positions(game, range(1, 4)):
+        obs = game.observe(state, seat)
+        for _ in range(2):
+            again = worlds.draw(obs, rng)
+            assert again is not None
+            assert same_view(game, state, again, seat)
+            rebuilt += 1
+    assert rebuilt >= 10
+
+
+@pytest.mark.parametrize("name,options", PASSING_ON)
+def test_the_bot_cannot_peek_when_passing_cards_on(name: str, options: dict[str, object],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its throw-back or give with a fixed seed is the same when the hidden cards (the
+    partner's, the opponents', those given face down so far) are dealt again."""
+    monkeypatch.setattr(MonteCarloBot, "worlds", 3)
+    game = make_game(name, options)
+    positions = passing_positions(game, range(1, 9))
+    assert same_choice_when_redealt(game, positions, random.Random(5), every=1, most=4) >= 3
+
+
+@pytest.mark.parametrize("name,options", [PASSING_ON[0], PASSING_ON[3]])
+def test_a_card_passed_on_is_the_rules_bots_without_a_world(
+    name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no world can be rebuilt, the rules bot's throw-back or give stands; and with
+    ``weigh_exchanges`` off, it stands without a world being looked for."""
+    game = make_game(name, options)
+    state, seat = next(passing_positions(game, range(1, 4)))
+    obs = game.observe(state, seat)
+    legal = list(obs.legal)
+    bot = MonteCarloBot(game, seat, 1)
+    preferred = bot.rules.choose(obs, legal)
+    monkeypatch.setattr(bot.worlds_drawn, "draw", lambda o, rng: None)
+    assert bot.choose(obs, legal) == preferred
+    assert bot.last_worlds == 0 and not bot.last_values
+
+    def no_world(o: object, rng: object) -> None:
+        raise AssertionError("a world was looked for")
+
+    monkeypatch.setattr(bot.worlds_drawn, "draw", no_world)
+    monkeypatch.setattr(MonteCarloBot, "weigh_exchanges", False)
+    assert not bot.simulates(legal)
+    assert bot.choose(obs, legal) == preferred
+
+
+@pytest.mark.parametrize("name,options", [PASSING_ON[1], PASSING_ON[3]])
+def test_a_card_passed_on_is_changed_only_for_a_clear_gain(
+    name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another throw-back or give is taken when it does better world by world than the
+    rules bot's by more than its standard error, not when the gain is mostly noise."""
+    game = make_game(name, options)
+    state, seat = next(passing_positions(game, range(1, 4)))
+    obs = game.observe(state, seat)
+    legal = list(obs.legal)
+    bot = MonteCarloBot(game, seat, 1)
+    preferred = bot.rules.choose(obs, legal)
+    other = bot.candidates(obs, legal, preferred)[-1]
+    asked: list[list[Action]] = []
+
+    def fake(gains: list[float]) -> object:
+        def world_values(o: object, actions: list[Action]) -> dict[Action, list[float]]:
+            asked.append(list(actions))
+            base = [5.0, -6.0, 4.0, 0.0]
+            return {a: [b + g for b, g in zip(base, gains, strict=True)] if a == other
+                    else base for a in actions}
+        return world_values
+
+    monkeypatch.setattr(bot, "world_values", fake([3.0, 2.0, 4.0, 3.0]))
+    assert bot.choose(obs, legal) == other
+    assert asked[-1] == bot.candidates(obs, legal, preferred)
+    monkeypatch.setattr(bot, "world_values", fake([30.0, -25.0, 20.0, -20.0]))
+    assert bot.choose(obs, legal) == preferred

@@ -8,9 +8,12 @@ the bot's side at the end of the hand wins (the score, not tricks: bags, nils, s
 exact bids count as the game counts them). A bid is the rules bot's unless one of its
 neighbours (a trick more or fewer, or nil) scores clearly better the same way, the rest of
 the auction bid by rules bots in the playouts; so are a whist auction's pass, trumps and
-direction, and Double Dummy's keep or swap (``choose_by_simulation``). Every other
-decision is the rules bot's, and so is any decision where the hand cannot be rebuilt from what the
-bot knows (cards passed between hidden hands).
+direction, Double Dummy's keep or swap (``choose_by_simulation``), and the cards passed on:
+3B's card thrown back after drawing the extra card, a Paperless give (and a Spades
+blind-nil exchange), each weighed among a few plausible choices only
+(``exchange_candidates``, ``give_candidates``). Every other decision is the rules bot's
+(a whist declarer's discards, peeks and flips, changes of bid: see ``SIMULATED``), and so
+is any decision where the hand cannot be rebuilt from what the bot knows.
 
 How many worlds: a fixed ``WORLDS`` when the bot has no thinking time (``Bot.think`` is
 None), else as many as fit in its time, at least one and at most ``MAX_WORLDS``: the time
@@ -30,7 +33,8 @@ import time
 from collections.abc import Sequence
 
 from ..bots.base import Bot, make_bot, register_bot
-from ..engine.actions import Action, Bid, Play
+from ..engine.actions import Action, Bid, Exchange, Give, Play, Rebid
+from ..engine.cards import SPADES, Card, cards_of, is_joker, rank_of, suit_of
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.state import Phase, State
@@ -45,12 +49,17 @@ MAX_ROLLOUT_STEPS = 400
 """A rollout longer than this is cut (no hand has so many actions)."""
 
 
-SIMULATED = frozenset({"bid", "pass", "trump", "direction", "keep", "swap"})
-"""Decisions besides cards that the bot weighs by simulation. The others are the rules
-bot's: cards passed or exchanged (too many choices), peeks and flips (their worth is what
-they show, which a sampled world cannot tell)."""
+SIMULATED = frozenset({"bid", "pass", "trump", "direction", "keep", "swap", "exchange", "give"})
+"""Decisions besides cards that the bot weighs by simulation. Cards thrown back or given
+have too many choices to weigh them all (a Paperless give: 286), so only a few plausible
+ones are weighed against the rules bot's (``MonteCarloBot.candidates``). The others are
+the rules bot's: a whist declarer's discards (not weighed yet), peeks and flips (their
+worth is what they show, which a sampled world cannot tell)."""
+PASSED_ON = frozenset({"exchange", "give"})
+"""The decisions of SIMULATED that ``weigh_exchanges`` switches off."""
 MAX_CANDIDATES = 8
-"""A decision with more choices than this weighs only the neighbours of the rules bot's."""
+"""Choices weighed at most in one decision. A decision with more weighs only the rules
+bot's and its neighbours (a bid) or a few plausible others (a card thrown back or given)."""
 
 
 def _worth_weighing(action: Action, preferred: Action, choices: int) -> bool:
@@ -63,6 +72,88 @@ def _worth_weighing(action: Action, preferred: Action, choices: int) -> bool:
             return same_kind and (abs(action.tricks - preferred.tricks) == 1
                                   or action.tricks == 0)
     return choices <= MAX_CANDIDATES
+
+
+def _power(c: Card) -> tuple[int, int]:
+    """(suit, rank) with a joker a spade above the ace: what wins a trick within a suit."""
+    if is_joker(c):
+        return SPADES, 13 + c - 52
+    return suit_of(c), rank_of(c)
+
+
+def _distinct(choices: list[Action | None]) -> list[Action]:
+    """The first ``MAX_CANDIDATES`` distinct choices, in order, ``None`` left out."""
+    out: list[Action] = []
+    for a in choices:
+        if a is not None and a not in out and len(out) < MAX_CANDIDATES:
+            out.append(a)
+    return out
+
+
+def exchange_candidates(obs: Observation, legal: Sequence[Action], preferred: Action
+                        ) -> list[Action]:
+    """The cards worth weighing as 3B's throw-back, the rules bot's ``preferred`` first.
+    A zero bidder looks first at the highest card of each suit (the card most likely to
+    take a trick it must lose), a high bidder at the lowest (the card its tricks miss
+    least, the last of a short suit voiding it); then each the other end of each suit (a
+    zero may keep a high card that a low one guards; a bidder with a trick too many, which
+    costs 10, may throw a winner)."""
+    by_card = {a.card: a for a in legal if isinstance(a, Exchange)}
+    bids = obs.info.get("bids", ())
+    zero = obs.seat < len(bids) and bids[obs.seat] == 0
+    suits: dict[int, list[Card]] = {}
+    for c in sorted(by_card, key=_power):
+        suits.setdefault(_power(c)[0], []).append(c)
+    highest = [by_card[cards[-1]] for cards in suits.values()]
+    lowest = [by_card[cards[0]] for cards in suits.values()]
+    return _distinct([preferred, *(highest + lowest if zero else lowest + highest)])
+
+
+def give_candidates(obs: Observation, legal: Sequence[Action], preferred: Action
+                    ) -> list[Action]:
+    """The passes worth weighing as a give to partner, the rules bot's ``preferred``
+    first: it with its highest card kept and the lowest card kept given instead, and
+    with its lowest card kept and the highest kept given; the most dangerous cards (a
+    nil hand's pass); the lowest cards of the shortest side suit, then of the next
+    shortest (towards a void to ruff in); the lowest cards (keeping the strength); the
+    highest side cards (strength for partner, the spades kept)."""
+    by_cards = {frozenset(a.cards): a for a in legal if isinstance(a, Give)}
+    if not isinstance(preferred, Give) or not by_cards:
+        return [preferred]
+    n = len(preferred.cards)
+    hand = list(cards_of(obs.hand))
+
+    def danger(c: Card) -> tuple[bool, int]:  # spades are trumps: any spade may win
+        suit, rank = _power(c)
+        return suit == SPADES, rank
+
+    def give(cards: list[Card]) -> Action | None:
+        return by_cards.get(frozenset(cards[:n])) if len(cards) >= n else None
+
+    given = sorted(preferred.cards, key=danger)
+    kept = sorted((c for c in hand if c not in given), key=danger)
+    lower = give([*given[:-1], kept[0]]) if kept else None
+    higher = give([*given[1:], kept[-1]]) if kept else None
+    side = [c for c in hand if _power(c)[0] != SPADES]
+    lengths: dict[int, int] = {}
+    for c in side:
+        lengths[_power(c)[0]] = lengths.get(_power(c)[0], 0) + 1
+    by_length = sorted(lengths, key=lambda s: (lengths[s], s))
+    spades = sorted((c for c in hand if _power(c)[0] == SPADES), key=danger)
+
+    def shortening(first: list[int]) -> list[Card]:
+        """Side cards suit by suit in the order ``first`` (low cards first), then spades."""
+        return [c for s in first for c in sorted(side, key=danger) if _power(c)[0] == s] + spades
+
+    by_danger = sorted(hand, key=danger)
+    return _distinct([
+        preferred, lower, higher,
+        give(by_danger[::-1]),
+        give(shortening(by_length)),
+        give(shortening(by_length[1:] + by_length[:1])),
+        give(by_danger),
+        give(sorted(side, key=danger, reverse=True) + spades),
+    ])
 
 
 OBJECTIVES = ("margin", "score")
@@ -110,6 +201,9 @@ class MonteCarloBot(Bot):
     weigh_bids = True
     """Worlds weighted by how likely they make the other seats' bids (``search.worlds``);
     False: uniform over the deals that fit what the bot sees."""
+    weigh_exchanges = True
+    """3B's card thrown back and a Paperless give weighed by simulation (``PASSED_ON``);
+    False: the rules bot's, as before they were (benchmarks compare the two)."""
 
     def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
         super().__init__(game, seat, seed)
@@ -128,7 +222,7 @@ class MonteCarloBot(Bot):
         self.last_values = {}
         plays = [a for a in legal if isinstance(a, Play)]
         if len(plays) != len(legal):
-            if len(legal) > 1 and all(a.verb in SIMULATED for a in legal):
+            if len(legal) > 1 and self.simulates(legal):
                 return self.choose_by_simulation(obs, legal)
             return self.rules.choose(obs, legal)
         if len(plays) < 2:
@@ -143,18 +237,40 @@ class MonteCarloBot(Bot):
         preferred = self.rules.choose(obs, legal)
         return preferred if preferred in tied else tied[0]
 
+    def simulates(self, legal: Sequence[Action]) -> bool:
+        """Whether a choice among ``legal`` (not cards) is weighed by simulation."""
+        verbs = {a.verb for a in legal}
+        if "exchange" in verbs:
+            # 3B's rebid window may be open at the throw-back: the rules bot keeps its bid
+            # (choose_by_simulation still asks it), so the throw-back is what is weighed
+            verbs.discard("rebid")
+        simulated = SIMULATED if self.weigh_exchanges else SIMULATED - PASSED_ON
+        return verbs <= simulated
+
+    def candidates(self, obs: Observation, legal: Sequence[Action], preferred: Action
+                   ) -> list[Action]:
+        """The choices ``choose_by_simulation`` weighs, the rules bot's ``preferred`` first."""
+        if isinstance(preferred, Exchange):
+            return exchange_candidates(obs, legal, preferred)
+        if isinstance(preferred, Give):
+            return give_candidates(obs, legal, preferred)
+        return [preferred] + [
+            a for a in legal if a != preferred and _worth_weighing(a, preferred, len(legal))
+        ]
+
     def choose_by_simulation(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """The rules bot's choice, unless another (for a bid, one of its neighbours: a
-        trick more or fewer, or nil) scored clearly better over sampled worlds, each hand
+        trick more or fewer, or nil; for a card thrown back or given, a few plausible
+        ones: ``candidates``) scored clearly better over sampled worlds, each hand
         played out by rules bots: better on average by more than its standard error,
         world by world against the rules bot's choice in the same worlds (a noisy
         estimate must not overturn a sound choice)."""
         preferred = self.rules.choose(obs, legal)
         if isinstance(preferred, Bid) and preferred.blind:
             return preferred  # blind: chosen before looking, nothing to weigh it with
-        candidates = [preferred] + [
-            a for a in legal if a != preferred and _worth_weighing(a, preferred, len(legal))
-        ]
+        if isinstance(preferred, Rebid):
+            return preferred  # a change of bid beside a throw-back: not weighed
+        candidates = self.candidates(obs, legal, preferred)
         if len(candidates) < 2:
             return preferred
         per_world = self.world_values(obs, candidates)

@@ -13,7 +13,9 @@ with probability equal to its weight over the largest weight seen for this decis
 first learnt from ``PROBES`` candidates). After ``MAX_CANDIDATES`` rejected candidates
 the one that looked likeliest when it was dropped is taken, so a choice the model hardly
 ever makes (a human's odd bid) slows nothing down. A decision that asks for more than
-``POOL`` worlds is dealt the kept ones again.
+``POOL`` worlds is dealt the kept ones again. While a Paperless pass is under way (before
+any bid), the cards given face down so far are split among their givers at random
+(``determinize.mid_pass_state``), so a seat's own give can be weighed too.
 
 What is not weighed: the bot's own choices (it knows its cards), blind bids (chosen
 before looking), and the play of the cards (a card played is evidence too, but the
@@ -34,7 +36,7 @@ from ..engine.actions import Action, Bid, Pass
 from ..engine.game import Game
 from ..engine.observation import Observation
 from ..engine.state import State
-from .determinize import Watcher, world_state
+from .determinize import Watcher, mid_pass_state, world_state
 from .sampler import WorldSampler
 
 MAX_CANDIDATES = 24
@@ -139,7 +141,11 @@ class Worlds:
             self._candidate = self.sampler.sample(obs, rng)
             self._replaying = None
             self._weight = 1.0
-            state = world_state(self.game, obs, self._candidate, watch)
+            if pass_under_way(obs):
+                # no bid is made before the pass is over, so there is nothing to watch
+                state = mid_pass_state(self.game, obs, self._candidate, rng)
+            else:
+                state = world_state(self.game, obs, self._candidate, watch)
             if state is not None:
                 break
         return state
@@ -188,6 +194,13 @@ class Worlds:
         self._weight *= likelihood(action, model.choose(game.observe(state, chooser), legal))
         if self._weight < self._threshold:
             raise _Rejected
+
+
+def pass_under_way(obs: Observation) -> bool:
+    """Whether a Paperless pass is under way (its ``given`` info): the cards given so far
+    are in nobody's hand, and the hand is rebuilt by ``mid_pass_state``."""
+    given = obs.info.get("given")
+    return isinstance(given, tuple | list) and not all(given)
 
 
 class _Rejected(Exception):
