@@ -159,8 +159,13 @@ def review_hand(
         sides = sorted({side_of(first, s) & holding
                         for s in range(pos.num_seats) if pos.hands[s]})
         if len(sides) == 2 and sides[0] | sides[1] == holding:
-            # two sides sharing every trick: one question answers both
-            value = solvers(sides[0]).tricks(pos, sides[0])
+            # two sides sharing every trick: one question answers both. Its search starts
+            # at the tricks the side took in the play (mostly near double-dummy best),
+            # not at an estimate from the cards: a search that misses the value costs a
+            # whole search more. (A seat alone against the others takes more in the play
+            # than against a coalition, so there the estimate is the better start.)
+            taken = sum(final.won[s] for s in _seats(sides[0]))
+            value = solvers(sides[0]).tricks(pos, sides[0], guess=taken)
             par = {side_label(sides[0]): value, side_label(sides[1]): pos.tricks_left - value}
             cards = _review_as_one_question(plays, solvers(sides[0]), sides[0], holding,
                                             value, progress)
