@@ -16,6 +16,7 @@ from tricktable.engine.actions import Action, Bid, Exchange, Give, Rebid
 from tricktable.engine.cards import parse_card
 from tricktable.engine.errors import OptionError
 from tricktable.engine.game import Game
+from tricktable.engine.observation import Observation
 from tricktable.engine.state import Phase, State
 from tricktable.play.table import Table
 from tricktable.search.determinize import mid_pass_state, world_state
@@ -581,18 +582,25 @@ def test_the_bot_cannot_peek_when_passing_cards_on(name: str, options: dict[str,
     assert same_choice_when_redealt(game, positions, random.Random(5), every=1, most=4) >= 3
 
 
+def first_passing_decision(name: str, options: dict[str, object]
+                           ) -> tuple[Observation, list[Action], MonteCarloBot, Action]:
+    """The first card-passing decision of a game's early hands: the seat's view, its
+    choices, a montecarlo bot in its seat and the rules bot's choice."""
+    game = make_game(name, options)
+    state, seat = next(passing_positions(game, range(1, 4)))
+    obs = game.observe(state, seat)
+    legal = list(obs.legal)
+    bot = MonteCarloBot(game, seat, 1)
+    return obs, legal, bot, bot.rules.choose(obs, legal)
+
+
 @pytest.mark.parametrize("name,options", [PASSING_ON[0], PASSING_ON[3]])
 def test_a_card_passed_on_is_the_rules_bots_without_a_world(
     name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where no world can be rebuilt, the rules bot's throw-back or give stands; and with
     ``weigh_exchanges`` off, it stands without a world being looked for."""
-    game = make_game(name, options)
-    state, seat = next(passing_positions(game, range(1, 4)))
-    obs = game.observe(state, seat)
-    legal = list(obs.legal)
-    bot = MonteCarloBot(game, seat, 1)
-    preferred = bot.rules.choose(obs, legal)
+    obs, legal, bot, preferred = first_passing_decision(name, options)
     monkeypatch.setattr(bot.worlds_drawn, "draw", lambda o, rng: None)
     assert bot.choose(obs, legal) == preferred
     assert bot.last_worlds == 0 and not bot.last_values
@@ -612,12 +620,7 @@ def test_a_card_passed_on_is_changed_only_for_a_clear_gain(
 ) -> None:
     """Another throw-back or give is taken when it does better world by world than the
     rules bot's by more than its standard error, not when the gain is mostly noise."""
-    game = make_game(name, options)
-    state, seat = next(passing_positions(game, range(1, 4)))
-    obs = game.observe(state, seat)
-    legal = list(obs.legal)
-    bot = MonteCarloBot(game, seat, 1)
-    preferred = bot.rules.choose(obs, legal)
+    obs, legal, bot, preferred = first_passing_decision(name, options)
     other = bot.candidates(obs, legal, preferred)[-1]
     asked: list[list[Action]] = []
 
