@@ -19,10 +19,10 @@ from tricktable.engine.game import Game
 from tricktable.engine.observation import Observation
 from tricktable.engine.state import Phase, State
 from tricktable.play.table import Table
-from tricktable.search.determinize import mid_pass_state, world_state
+from tricktable.search.determinize import mid_pass_state, rebuilt_hand, world_state
 from tricktable.search.montecarlo import MAX_CANDIDATES, SIMULATED, MonteCarloBot
 from tricktable.search.sampler import WorldSampler
-from tricktable.search.worlds import Worlds, pass_under_way
+from tricktable.search.worlds import Worlds
 
 GAMES = [
     ("spades", {}),
@@ -133,10 +133,7 @@ def same_choice_when_redealt(game: Game, positions: Iterator[tuple[State, int]],
         if i % every or compared >= most:
             continue
         obs = game.observe(state, seat)
-        if pass_under_way(obs):
-            other = mid_pass_state(game, obs, sampler.sample(obs, rng), rng)
-        else:
-            other = world_state(game, obs, sampler.sample(obs, rng))
+        other = rebuilt_hand(game, obs, sampler.sample(obs, rng), rng)
         if other is None or other.hands == state.hands:
             continue  # not rebuilt, or nothing hidden was dealt differently
         choices = []

@@ -189,15 +189,15 @@ def test_a_world_the_replay_refuses_is_replaced(monkeypatch: pytest.MonkeyPatch)
     game = make_game("spades")
     state = first_card_by_rules(game, 6)
     obs = game.observe(state, state.to_act)
-    real = worlds_module.world_state
+    real = worlds_module.rebuilt_hand
     calls: list[int] = []
 
     def refusing(*args: Any, **kwargs: Any) -> State | None:
         calls.append(1)
         return None if len(calls) <= 2 else real(*args, **kwargs)
 
-    monkeypatch.setattr(worlds_module, "world_state", refusing)
+    monkeypatch.setattr(worlds_module, "rebuilt_hand", refusing)
     assert Worlds(game, weighted=False).draw(obs, random.Random(1)) is not None
     assert len(calls) == 3
-    monkeypatch.setattr(worlds_module, "world_state", lambda *a, **k: None)
+    monkeypatch.setattr(worlds_module, "rebuilt_hand", lambda *a, **k: None)
     assert Worlds(game, weighted=False).draw(obs, random.Random(1)) is None

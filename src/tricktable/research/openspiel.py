@@ -43,7 +43,7 @@ from ..engine.game import Game, game_class, game_names, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_to_record, record_from_state, replay
 from ..engine.state import Phase, State
-from ..search.determinize import mid_pass_state, world_state
+from ..search.determinize import rebuilt_hand
 from ..search.sampler import WorldSampler
 from .encoding import DECLINE, ActionVocabulary, ObservationEncoder, words
 from .turns import next_turn
@@ -280,11 +280,7 @@ def _replayed(engine: Game, table: State, obs: Observation, world: dict[int, int
     player saw face down filled from the world; a pass under way split at random), then
     put after the earlier hands and the record replayed; None if the world does not fit
     the hand's actions."""
-    given = obs.info.get("given")
-    if isinstance(given, tuple | list) and not all(given):
-        rebuilt = mid_pass_state(engine, obs, world, rng)
-    else:
-        rebuilt = world_state(engine, obs, world)
+    rebuilt = rebuilt_hand(engine, obs, world, rng)
     if rebuilt is None or rebuilt.deal is None or table.deal is None:
         return None
     hands = list(rebuilt.deal.hands)

@@ -30,7 +30,7 @@ from ..engine.errors import IllegalAction, NotationError
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.state import State
-from .sampler import OUT, own_out_of_play
+from .sampler import OUT, own_out_of_play, pass_under_way
 
 _FILLED = ("exchange", "discard")
 """Verbs whose hidden cards come from the world's out-of-play pile."""
@@ -79,8 +79,7 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
     if any("?" in text and verb not in (*_FILLED, "give")
            for text, verb in zip(obs.history, verbs, strict=True)):
         return None
-    given = obs.info.get("given")
-    if isinstance(given, tuple | list) and not all(given):
+    if pass_under_way(obs):
         return None  # a Paperless pass under way: its cards are in nobody's hand yet
     played = played_by_seat(obs)
     # the pile's cards the seat put there itself are named in its history already; the
@@ -122,6 +121,16 @@ def world_state(game: Game, obs: Observation, world: dict[int, int],
         if state is not None:
             return state
     return None
+
+
+def rebuilt_hand(game: Game, obs: Observation, world: dict[int, int], rng: random.Random,
+                 watch: Watcher | None = None) -> State | None:
+    """The current hand dealt from ``world`` however far it is: ``mid_pass_state`` while a
+    Paperless pass is under way (no bid is made before it is over: nothing to watch),
+    else ``world_state``."""
+    if pass_under_way(obs):
+        return mid_pass_state(game, obs, world, rng)
+    return world_state(game, obs, world, watch)
 
 
 def mid_pass_state(game: Game, obs: Observation, world: dict[int, int],

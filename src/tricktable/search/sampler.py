@@ -146,13 +146,19 @@ def known_placements(obs: Observation) -> tuple[dict[int, CardSet], CardSet]:
     return placed, in_transit
 
 
+def pass_under_way(obs: Observation) -> bool:
+    """Whether a Paperless pass is under way (its ``given`` info not complete): the cards
+    given so far are in nobody's hand yet."""
+    given = obs.info.get("given")
+    return isinstance(given, tuple | list) and not all(given)
+
+
 def known_from_own_passes(obs: Observation) -> tuple[dict[int, CardSet], CardSet]:
     """Where the cards the seat itself passed to its partner are (a Paperless pass, a
     blind-nil exchange): in the partner's holding unless played since or passed back, or,
     while a Paperless pass is not complete (its ``given`` info), in nobody's holding yet.
     Returns (known cards by holding, cards between holdings)."""
-    given = obs.info.get("given")
-    complete = not isinstance(given, tuple | list) or all(given)
+    complete = not pass_under_way(obs)
     passed = 0
     for text in obs.history:
         seat, _, rest = text.partition(": ")

@@ -36,7 +36,7 @@ from ..engine.actions import Action, Bid, Pass
 from ..engine.game import Game
 from ..engine.observation import Observation
 from ..engine.state import State
-from .determinize import Watcher, mid_pass_state, world_state
+from .determinize import Watcher, rebuilt_hand
 from .sampler import WorldSampler
 
 MAX_CANDIDATES = 24
@@ -103,7 +103,7 @@ class Worlds:
         if not self._weighs:
             return self._rebuilt(obs, rng, None)
         if len(self._kept) >= POOL:
-            return world_state(self.game, obs, rng.choice(self._kept))
+            return rebuilt_hand(self.game, obs, rng.choice(self._kept), rng)
         likeliest: dict[int, int] = {}
         likeliest_weight = -1.0
         for _ in range(MAX_CANDIDATES):
@@ -121,7 +121,7 @@ class Worlds:
             self._scale = max(self._scale, self._weight)
             self._kept.append(self._candidate)
             return state
-        state = world_state(self.game, obs, likeliest) if likeliest else None
+        state = rebuilt_hand(self.game, obs, likeliest, rng) if likeliest else None
         kept = likeliest
         if state is None:
             state = self._rebuilt(obs, rng, None)
@@ -141,11 +141,7 @@ class Worlds:
             self._candidate = self.sampler.sample(obs, rng)
             self._replaying = None
             self._weight = 1.0
-            if pass_under_way(obs):
-                # no bid is made before the pass is over, so there is nothing to watch
-                state = mid_pass_state(self.game, obs, self._candidate, rng)
-            else:
-                state = world_state(self.game, obs, self._candidate, watch)
+            state = rebuilt_hand(self.game, obs, self._candidate, rng, watch)
             if state is not None:
                 break
         return state
@@ -194,13 +190,6 @@ class Worlds:
         self._weight *= likelihood(action, model.choose(game.observe(state, chooser), legal))
         if self._weight < self._threshold:
             raise _Rejected
-
-
-def pass_under_way(obs: Observation) -> bool:
-    """Whether a Paperless pass is under way (its ``given`` info): the cards given so far
-    are in nobody's hand, and the hand is rebuilt by ``mid_pass_state``."""
-    given = obs.info.get("given")
-    return isinstance(given, tuple | list) and not all(given)
 
 
 class _Rejected(Exception):
