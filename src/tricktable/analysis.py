@@ -219,17 +219,21 @@ def _review_card(
     )
 
 
+def _after(pos: Position, move: Move, side: int) -> tuple[Position, int]:
+    """The position after ``move``, and the trick it gave ``side`` (1 or 0)."""
+    child, winner = play_move(pos, move)
+    return child, 1 if winner >= 0 and side >> winner & 1 else 0
+
+
 def _keeps(solver: Solver, pos: Position, move: Move, side: int, value: int) -> bool:
     """Does ``side`` still take ``value`` tricks of the rest of the hand after ``move``?"""
-    child, winner = play_move(pos, move)
-    gained = 1 if winner >= 0 and side >> winner & 1 else 0
+    child, gained = _after(pos, move, side)
     return solver.at_least(child, side, side, value - gained)
 
 
 def _value_after(solver: Solver, pos: Position, move: Move, side: int, guess: int) -> int:
     """The tricks of the rest of the hand ``side`` takes after ``move``, this trick's too."""
-    child, winner = play_move(pos, move)
-    gained = 1 if winner >= 0 and side >> winner & 1 else 0
+    child, gained = _after(pos, move, side)
     return gained + solver.tricks(child, side, side, max(0, guess - gained))
 
 
@@ -248,8 +252,7 @@ def _review_as_one_question(
         pos = position_of(state)
         left = pos.tricks_left
         played = Move(played_card.card, played_card.ace_low)
-        nxt, winner = play_move(pos, played)
-        gained = 1 if winner >= 0 and canon >> winner & 1 else 0
+        nxt, gained = _after(pos, played, canon)
         after_canon = gained + solver.tricks(nxt, canon, canon, max(0, value - gained))
         side = side_of(state, played_card.seat)
         mine = side & holding == canon
@@ -258,8 +261,7 @@ def _review_as_one_question(
         better = []
         if after < before:
             for move in pos.legal_moves():
-                child, w = play_move(pos, move)
-                g = 1 if w >= 0 and canon >> w & 1 else 0
+                child, g = _after(pos, move, canon)
                 # the side to play keeps ``before`` (it can do no better)
                 if solver.at_least(child, canon, canon, value - g + (0 if mine else 1)) == mine:
                     better.append(card_str(move.card) + (" low" if move.low else ""))
