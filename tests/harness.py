@@ -144,8 +144,6 @@ def check_error_hides_cards(
 
 
 def _fields(a: Action) -> dict[str, Any]:
-    import dataclasses
-
     return {f.name: getattr(a, f.name) for f in dataclasses.fields(a)}
 
 
