@@ -9,7 +9,9 @@ so that points taken from opponents count, as they do towards winning a game); n
 and broken; and the search bot's decision times (p50, p95, max).
 
     .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
-        [--objective margin|score] [--uniform-worlds] [--png out.png] [--hands out.jsonl]
+        [--objective margin|score] [--uniform-worlds] [--rules-passing] [--png out.png]
+        [--hands out.jsonl]
+    .venv/bin/python benchmarks/search_bots.py --paired before.jsonl after.jsonl
 """
 
 from __future__ import annotations
@@ -124,6 +126,24 @@ def sides(name: str, options: dict[str, Any]) -> list[set[int]]:
     return [{s} for s in game.player_seats]
 
 
+def paired(before: Path, after: Path, console: Console) -> None:
+    """Per game, the mean difference of the gains of the hands both runs played."""
+    def load(path: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
+        rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+        return {(r["game"], r["deal"], tuple(r["side"])): r for r in rows}
+
+    old, new = load(before), load(after)
+    for game in sorted({key[0] for key in old}):
+        keys = [key for key in old if key[0] == game and key in new]
+        for field in ("gain", "margin_gain"):
+            diffs = [new[key][field] - old[key][field] for key in keys]
+            if len(diffs) < 2:
+                continue
+            mean, half = statistics.fmean(diffs), interval(diffs)
+            console.print(f"{game} {field}: {len(diffs)} hands, after less before "
+                          f"{mean:+.2f} ({mean - half:+.2f} to {mean + half:+.2f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20)
@@ -141,12 +161,22 @@ def main() -> None:
                     help="what the search bot plays for (montecarlo.OBJECTIVES)")
     ap.add_argument("--uniform-worlds", action="store_true",
                     help="sample the hidden cards uniformly, not weighted by the bids")
+    ap.add_argument("--rules-passing", action="store_true",
+                    help="cards passed on (3B's throw-back, gives) as the rules bot's, not "
+                    "weighed by simulation")
     ap.add_argument("--pooled", type=Path, help="play nothing: chart and summarise the "
                     "gains kept by earlier runs' --gains in this file")
+    ap.add_argument("--paired", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
+                    help="play nothing: the same hands of two runs' --hands files compared "
+                    "pair by pair (AFTER less BEFORE), per game")
     args = ap.parse_args()
     MonteCarloBot.objective = args.objective  # the search bots all derive from it
     MonteCarloBot.weigh_bids = not args.uniform_worlds
+    MonteCarloBot.weigh_exchanges = not args.rules_passing
     console = Console()
+    if args.paired:
+        paired(*args.paired, console)
+        return
     if args.pooled:
         pooled = json.loads(args.pooled.read_text())
         summary = [(label, len(g), statistics.fmean(g), interval(g))
