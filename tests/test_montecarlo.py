@@ -376,40 +376,6 @@ def test_a_hand_is_worth_its_margin_over_the_others_or_its_score() -> None:
     assert hand_value({"0": 5.0}, "0", "margin") == 5.0
 
 
-def test_a_hand_that_ends_the_game_is_worth_the_game_to_its_winner() -> None:
-    """Late in a game the game is at stake: a rollout that ends it credits the winning side
-    with the game's target (so winning the game outweighs any hand's points), and the
-    rebuilt hand carries the running totals that make it end."""
-    from tricktable.search.montecarlo import with_game_at_stake
-
-    game = make_game("spades", {})
-    outcomes = set()
-    for seed in range(12):
-        state = game.new_game()
-        state.totals = [430, 420]  # a team that makes a good bid gets there
-        table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats},
-                      seed)
-        table.state = state
-        while not state.results:
-            table.advance()
-        scores = {k: float(v) for k, v in state.results[-1].scores.items()}
-        staked = with_game_at_stake(game, state, scores)
-        if state.phase is Phase.GAME_OVER:
-            winner = game.entity_label(game.game_winner(state) or 0)
-            assert staked[winner] == scores[winner] + 500
-            assert all(staked[k] == v for k, v in scores.items() if k != winner)
-            outcomes.add("over")
-        else:
-            assert staked == scores
-            outcomes.add("on")
-    assert outcomes == {"over", "on"}
-    # no points target (3B ends after a number of hands): the hand's scores alone
-    threeb = make_game("3b-spades", {"players": 3})
-    state = threeb.new_game()
-    state.phase = Phase.GAME_OVER
-    assert with_game_at_stake(threeb, state, {"0": 1.0}) == {"0": 1.0}
-
-
 def test_a_rebuilt_hand_carries_the_running_totals() -> None:
     game = make_game("spades", {})
     state = game.new_game()

@@ -544,6 +544,16 @@ class Game(TrickPlay):
         """The winning entity if the game is over after this hand, else None."""
         raise NotImplementedError
 
+    def winner_by_totals(self, totals: Sequence[int], finished_hands: int,
+                         info: Mapping[str, Any]) -> int | None:
+        """The winning entity when the running ``totals`` after ``finished_hands`` hands
+        end the game, else None: the game's end rule as far as the totals decide it (what
+        else ends a game, 3B's hand of every trick, is a fact of the hand, not of the
+        totals). ``info`` is the hand's public information (``Observation.info``), for a
+        rule that changes during a game (Paperless's overtime limit). Search bots weigh
+        the chance of winning the game with it (``search.winchance``)."""
+        raise NotImplementedError
+
     def totals_reset_after(self, state: State, hand: int) -> bool:
         """True when every total went back to zero after finished hand ``hand`` (0-based,
         an index into ``state.results``), as Paperless does before an overtime set.

@@ -605,9 +605,13 @@ class WhistGame(Game):
         return scores, details
 
     def game_winner(self, state: State) -> int | None:
-        if max(state.totals) < self.options.target:
+        return self.winner_by_totals(state.totals, state.finished_hands, {})
+
+    def winner_by_totals(self, totals: Sequence[int], finished_hands: int,
+                         info: Mapping[str, Any]) -> int | None:
+        if max(totals) < self.options.target:
             return None
-        return sole_leader(state.totals)  # a tie for first plays on
+        return sole_leader(totals)  # a tie for first plays on
 
     # --- what seats see --------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ of spades, team 1 with the 2 and 3 of hearts (the text gives one pair to each ca
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -397,9 +398,16 @@ class PaperlessSpades(Game):
 
     def game_winner(self, state: State) -> int | None:
         assert isinstance(state, PaperlessState)
-        if max(state.totals) <= self.set_limit(state.set_number):
+        return self.winner_by_totals(state.totals, state.finished_hands,
+                                     {"set": state.set_number})
+
+    def winner_by_totals(self, totals: Sequence[int], finished_hands: int,
+                         info: Mapping[str, Any]) -> int | None:
+        """The set's winner (``info["set"]``: which set, the first by default). A set tied
+        past its limit ends nobody's game: the totals go back to zero (``finish_hand``)."""
+        if max(totals) <= self.set_limit(int(info.get("set", 1))):
             return None
-        return sole_leader(state.totals)  # None on a tie: see finish_hand
+        return sole_leader(totals)  # None on a tie: see finish_hand
 
     def finish_hand(self, state: State) -> None:
         super().finish_hand(state)

@@ -326,7 +326,10 @@ class Spades(Game):
         return scores, {"bags": {"0": state.bags[0], "1": state.bags[1]}}
 
     def game_winner(self, state: State) -> int | None:
-        totals = state.totals
+        return self.winner_by_totals(state.totals, state.finished_hands, {})
+
+    def winner_by_totals(self, totals: Sequence[int], finished_hands: int,
+                         info: Mapping[str, Any]) -> int | None:
         opts = self.options
         over = max(totals) >= opts.target or (opts.mercy and min(totals) <= opts.mercy_score)
         return sole_leader(totals) if over else None

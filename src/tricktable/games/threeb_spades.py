@@ -545,8 +545,11 @@ class ThreeBSpades(Game):
         assert isinstance(state, ThreeBSpadesState)
         if state.all_tricks_winner >= 0:
             return state.all_tricks_winner
-        totals = state.totals
-        if state.finished_hands < self.hands_in_game or len(set(totals)) < len(totals):
+        return self.winner_by_totals(state.totals, state.finished_hands, {})
+
+    def winner_by_totals(self, totals: Sequence[int], finished_hands: int,
+                         info: Mapping[str, Any]) -> int | None:
+        if finished_hands < self.hands_in_game or len(set(totals)) < len(totals):
             return None  # regulation not over, or a place is tied: sudden death
         return max(range(self.num_seats), key=lambda s: totals[s])
 

@@ -89,6 +89,7 @@ class IsmctsBot(MonteCarloBot):
 
     def search(self, obs: Observation) -> _Node | None:
         """Grow the tree from ``obs``; its root, or None when no world could be rebuilt."""
+        self.weigh_the_game(obs)
         rng = random.Random(self.rng.random())
         root = _Node("")
         budget = self.think

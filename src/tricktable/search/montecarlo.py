@@ -15,6 +15,11 @@ blind-nil exchange), each weighed among a few plausible choices only
 (a whist declarer's discards, peeks and flips, changes of bid: see ``SIMULATED``), and so
 is any decision where the hand cannot be rebuilt from what the bot knows.
 
+Late in a game the score is not all: each side's score in a rollout is added the worth of
+its chance of winning the game after the hand (``search.winchance``), so the bot makes the
+safe contract that gets it home, sets the side about to win, and takes risks when only a
+swing can save it.
+
 How many worlds: a fixed ``WORLDS`` when the bot has no thinking time (``Bot.think`` is
 None), else as many as fit in its time, at least one and at most ``MAX_WORLDS``: the time
 of the worlds done so far says whether another fits.
@@ -37,16 +42,16 @@ from ..engine.actions import Action, Bid, Exchange, Give, Play, Rebid
 from ..engine.cards import SPADES, Card, cards_of, is_joker, rank_of, suit_of
 from ..engine.game import Game, step
 from ..engine.observation import Observation
-from ..engine.state import Phase, State
+from ..engine.state import State
+from .playout import hand_over, play_on
 from .sampler import InconsistentObservation
+from .winchance import Stake, WinChance
 from .worlds import Worlds
 
 WORLDS = 12
 """Worlds sampled per decision when the bot has no thinking time (reproducible play)."""
 MAX_WORLDS = 64
 """Worlds sampled per decision at most when it has: more hardly changes a choice."""
-MAX_ROLLOUT_STEPS = 400
-"""A rollout longer than this is cut (no hand has so many actions)."""
 
 
 SIMULATED = frozenset({"bid", "pass", "trump", "direction", "keep", "swap", "exchange", "give"})
@@ -159,25 +164,9 @@ def give_candidates(obs: Observation, legal: Sequence[Action], preferred: Action
 OBJECTIVES = ("margin", "score")
 """What a hand is worth to a side: ``margin``, its score less the mean of the others'
 (a point taken from an opponent counts, so setting a contract or breaking a nil is worth
-playing for, as it is to win the game); ``score``, its own score alone. Either way a hand
-that ends the game adds the game to its winner's score (``with_game_at_stake``)."""
-
-
-def with_game_at_stake(game: Game, state: State, scores: dict[str, float]) -> dict[str, float]:
-    """A hand's scores with the game added: when the hand (played out in a rebuilt world,
-    which carries the running totals) ends the game, the side that wins it is credited
-    the game's target on top of its score, so late in a game a search bot plays to win
-    the game (make the contract that gets there, set the side about to win) rather than
-    for points. Games without a points target (3B ends after a number of hands, which a
-    rebuilt hand does not know; Paperless plays sets) are scored by the hand alone."""
-    stake = getattr(game.options, "target", 0)
-    if not isinstance(stake, int) or stake <= 0 or state.phase is not Phase.GAME_OVER:
-        return scores
-    winner = game.game_winner(state)
-    if winner is None:
-        return scores
-    label = game.entity_label(winner)
-    return {**scores, label: scores.get(label, 0.0) + stake}
+playing for, as it is to win the game); ``score``, its own score alone. Either way, late
+in a game each side's score is added the worth of its chance of winning the game after
+the hand (``search.winchance``; ``MonteCarloBot.plays_for_game``)."""
 
 
 def hand_value(scores: dict[str, float], label: str, objective: str) -> float:
@@ -204,6 +193,10 @@ class MonteCarloBot(Bot):
     weigh_exchanges = True
     """3B's card thrown back and a Paperless give weighed by simulation (``PASSED_ON``);
     False: the rules bot's, as before they were (benchmarks compare the two)."""
+    plays_for_game = True
+    """Late in a game, a hand played out is worth its points plus the worth of each
+    side's chance of winning the game after it (``search.winchance``); False: its points
+    alone (benchmarks compare the two)."""
 
     def __init__(self, game: Game, seat: int, seed: int | str = 0) -> None:
         super().__init__(game, seat, seed)
@@ -213,6 +206,9 @@ class MonteCarloBot(Bot):
         """The mean score of each card at the last decision (for hints)."""
         self.last_worlds = 0
         """How many worlds the last decision sampled."""
+        self.stake: Stake | None = None
+        """The game at stake in the decision being made (None: the hand's points alone)."""
+        self._win_chance: WinChance | None = None
 
     def reseed(self, position: str) -> None:
         super().reseed(position)
@@ -295,10 +291,19 @@ class MonteCarloBot(Bot):
         no world could be rebuilt."""
         return {a: statistics.fmean(v) for a, v in self.world_values(obs, plays).items()}
 
+    def weigh_the_game(self, obs: Observation) -> None:
+        """Set ``stake`` for the decision of ``obs``: the game at stake when it is late."""
+        self.stake = None
+        if self.plays_for_game:
+            if self._win_chance is None:
+                self._win_chance = WinChance(self.game)
+            self.stake = self._win_chance.stake(obs)
+
     def world_values(self, obs: Observation, plays: Sequence[Action]
                      ) -> dict[Action, list[float]]:
         """Hand score for this bot's side after each action in each sampled world (the
         same worlds for every action); empty when no world could be rebuilt."""
+        self.weigh_the_game(obs)
         rng = random.Random(self.rng.random())
         totals: dict[Action, list[float]] = {a: [] for a in plays}
         used = 0
@@ -337,26 +342,14 @@ class MonteCarloBot(Bot):
 
     def _hand_scores(self, state: State, me: int, stream: str) -> dict[str, float]:
         """Play the hand to its end with rules bots (``me``: whose side a subclass's way
-        of finishing the play serves); every side's score for the hand, by label."""
+        of finishing the play serves); every side's score for the hand, by label, with
+        the game at stake added late in a game (``stake``)."""
         game = self.game
         bots = {s: make_bot("rules", game, s, f"{self.seed}/{stream}") for s in game.player_seats}
         hand = state.hand_number
-        for _ in range(MAX_ROLLOUT_STEPS):
-            if state.phase in (Phase.SCORING, Phase.GAME_OVER) or state.hand_number != hand:
-                break
-            if self._finish_play(state, me):
-                continue
-            chooser = game.controller(state, state.to_act)
-            legal = [a for a in game.legal_actions(state)
-                     if game.controller(state, a.seat) == chooser]
-            if len(legal) == 1:
-                step(state, legal[0])
-                continue
-            bot = bots.get(chooser)
-            if bot is None or not legal:
-                break
-            step(state, bot.choose(game.observe(state, chooser), legal))
+        play_on(game, state, bots, lambda s: hand_over(s) or s.hand_number != hand,
+                lambda s: self._finish_play(s, me))
         if not state.results:
             return {}
         scores = {label: float(v) for label, v in state.results[-1].scores.items()}
-        return with_game_at_stake(game, state, scores)
+        return scores if self.stake is None else self.stake.added(state, scores)

@@ -16,6 +16,7 @@ from ..engine.cards import RANK_LETTERS, SUITED, cards_of, shuffled
 from ..engine.game import Game, make_game, step
 from ..engine.order import CardOrder
 from ..engine.state import Phase, State
+from .playout import play_on
 from .position import PlayRules, Position
 
 GAME_SETTINGS: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -101,8 +102,5 @@ def first_card_by_rules(game: Game, seed: int) -> State:
     state = game.new_game()
     step(state, game.random_deal(state, rng))
     bots = {s: make_bot("rules", game, s, seed) for s in game.player_seats}
-    while state.phase is not Phase.PLAY:
-        chooser = game.controller(state, state.to_act)
-        legal = [a for a in game.legal_actions(state) if game.controller(state, a.seat) == chooser]
-        step(state, bots[chooser].choose(game.observe(state, chooser), legal))
+    play_on(game, state, bots, lambda s: s.phase is Phase.PLAY)
     return state
