@@ -184,3 +184,14 @@ def test_the_game_at_stake_reaches_the_bots_rollouts(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(MonteCarloBot, "plays_for_game", False)
     bot.weigh_the_game(late)
     assert bot.stake is None
+
+
+def test_a_hint_late_in_a_game_says_the_game_counts() -> None:
+    from tricktable.play.terminal import _game_at_stake
+
+    game = make_game("spades", {})
+    bot = MonteCarloBot(game, 0, 3)
+    bot.weigh_the_game(observation_at(game, [100, 90], 2))
+    assert _game_at_stake(bot) == ""
+    bot.weigh_the_game(observation_at(game, [460, 440], 9))
+    assert "chance of winning it, a win worth" in _game_at_stake(bot)

@@ -58,6 +58,14 @@ _LIKELY = ", drawn as likely as the others' bids make them"
 """What the hint says of its deals when they are weighted by the bids (``search.worlds``)."""
 
 
+def _game_at_stake(searcher: Any) -> str:
+    """What a hint adds when the game is late: its values count the game too."""
+    if searcher.stake is None:
+        return ""
+    return (f" The game is near its end, so each also counts your side's chance of winning "
+            f"it, a win worth {searcher.stake.model.game_worth:.0f} points.")
+
+
 class QuitGame(Exception):
     """The person asked to leave (``quit``, end of input, Ctrl-C or SIGTERM); the text
     says how, ``interrupted`` whether by a signal."""
@@ -519,7 +527,8 @@ class TerminalPlayer:
                     f"Hint: the montecarlo bot would {escape(_words(choice))} here. Mean "
                     f"{_WORTH[searcher.objective]} after each card, over "
                     f"{searcher.last_worlds} deals of the cards you cannot see"
-                    f"{_LIKELY if searcher.weigh_bids else ''}: {escape(values)}.")
+                    f"{_LIKELY if searcher.weigh_bids else ''}: {escape(values)}."
+                    + _game_at_stake(searcher))
                 return
         adviser = make_bot("rules", self.game, self.seat, seed)
         if optional:
