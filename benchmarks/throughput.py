@@ -83,6 +83,52 @@ def tricktable_batch_runner() -> Runner:
     return run
 
 
+PARTS = (
+    "new game, first dealer, deal",
+    "bids (list, choice, step)",
+    "legal_actions of a play",
+    "rng.choice of a play",
+    "step of a play",
+    "the last play's step (scores the hand)",
+)
+"""The parts of a hand that ``--parts`` times, in the order they happen."""
+
+
+def hand_parts(hands: int, seed: int) -> dict[str, float]:
+    """Microseconds per hand spent in each part of the tricktable workload (``PARTS``),
+    timed by ``perf_counter`` around each part: the timers add about 0.1 us a part, so the
+    parts add up to somewhat more than the runner's time per hand."""
+    game = make_game("spades")
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    spent = dict.fromkeys(PARTS, 0.0)
+    new, bids, legal_t, choice_t, step_t, last_t = PARTS
+    for _ in range(hands):
+        t0 = clock()
+        state = game.new_game()
+        step(state, game.random_deal(state, rng))
+        t1 = clock()
+        spent[new] += t1 - t0
+        while state.phase is not Phase.PLAY:
+            step(state, rng.choice(game.legal_actions(state)))
+        spent[bids] += clock() - t1
+        while True:
+            t0 = clock()
+            legal = game.legal_actions(state)
+            t1 = clock()
+            if not legal:
+                break
+            action = rng.choice(legal)
+            t2 = clock()
+            last = state.hand_size[legal[0].seat] == 1 and len(state.trick_cards) == 3
+            step(state, action)
+            t3 = clock()
+            spent[legal_t] += t1 - t0
+            spent[choice_t] += t2 - t1
+            spent[last_t if last else step_t] += t3 - t2
+    return {part: seconds / hands * 1e6 for part, seconds in spent.items()}
+
+
 def openspiel_runner(chance_by_legal_actions: bool = False) -> Runner | None:
     try:
         import pyspiel  # type: ignore[import-not-found,unused-ignore]
@@ -156,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=1000, help="hands per round (1000)")
     parser.add_argument("--rounds", type=int, default=10, help="rounds of each engine (10)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--parts", action="store_true",
+                        help="also time each part of a tricktable hand (best of the rounds)")
     args = parser.parse_args(argv)
     if args.hands < 1 or args.rounds < 1:
         parser.error("--hands and --rounds must be at least 1")
@@ -171,6 +219,11 @@ def main(argv: list[str] | None = None) -> int:
         runners["openspiel"] = openspiel
         runners["openspiel (deal by legal_actions)"] = openspiel_fast
     results = measure(runners, args.hands, args.rounds)
+    parts: dict[str, float] = {}
+    if args.parts:
+        hand_parts(max(1, args.hands // 20), -1)  # warm up
+        rounds = [hand_parts(args.hands, r) for r in range(args.rounds)]
+        parts = {p: min(r[p] for r in rounds) for p in PARTS}
 
     ratio: float | None = None
     ratio_fast: float | None = None
@@ -196,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             "ratio_vs_deal_by_chance_outcomes": None if ratio is None else round(ratio, 2),
             "ratio_random_playout": None if ratio_batch is None else round(ratio_batch, 2),
         }
+        if parts:
+            report["us_per_hand_by_part"] = {p: round(us, 1) for p, us in parts.items()}
         print(json.dumps(report, indent=1))
         return 0
 
@@ -217,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['us_per_action']:>9.2f}  {r['actions_per_hand']:>12.1f}"
         )
     print()
+    if parts:
+        print("where a tricktable hand's time goes (us per hand, each part's best round):")
+        for part, us in parts.items():
+            print(f"  {part:<40} {us:>7.1f}")
+        print(f"  {'all parts':<40} {sum(parts.values()):>7.1f}")
+        print()
     if ratio is None:
         print("OpenSpiel (pyspiel) is not installed: no ratio.")
         print("ratio: n/a")
