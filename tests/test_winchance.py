@@ -12,7 +12,7 @@ import pytest
 from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.engine.game import Game, step
-from tricktable.engine.state import State
+from tricktable.engine.state import Phase, State
 from tricktable.search.montecarlo import MonteCarloBot
 from tricktable.search.playout import play_on
 from tricktable.search.winchance import LATE_HANDS, WinChance
@@ -195,3 +195,38 @@ def test_a_hint_late_in_a_game_says_the_game_counts() -> None:
     assert _game_at_stake(bot) == ""
     bot.weigh_the_game(observation_at(game, [460, 440], 9))
     assert "chance of winning it, a win worth" in _game_at_stake(bot)
+
+
+@pytest.mark.parametrize(("name", "options", "totals"), [
+    ("spades", {}, [440, 430]),
+    ("3b-spades", {"players": 3, "hands": 1}, [40, 30, 20]),
+])
+def test_the_bot_cannot_peek_when_the_game_is_at_stake(
+        name: str, options: dict[str, Any], totals: list[int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Late in a game too, the bot's choice with a fixed seed is the same in the real
+    position and in one whose hidden cards were dealt again consistently with its
+    observation: the stake reads only the totals, the hand's number and what is public."""
+    from test_montecarlo import same_choice_when_redealt
+    from tricktable.play.table import Table
+
+    monkeypatch.setattr(MonteCarloBot, "worlds", 2)
+    game = make_game(name, options)
+
+    def positions() -> Any:
+        for seed in (4, 5):
+            table = Table(game, {s: make_bot("rules", game, s, seed)
+                                 for s in game.player_seats}, seed)
+            table.state.totals = list(totals)
+            while table.state.finished_hands == 0 and not table.over:
+                state = table.state
+                if state.phase is Phase.PLAY:
+                    seat = game.controller(state, state.to_act)
+                    bot = MonteCarloBot(game, seat, 1)
+                    bot.weigh_the_game(game.observe(state, seat))
+                    assert bot.stake is not None  # the game is late
+                    yield state, seat
+                table.advance()
+
+    assert same_choice_when_redealt(game, positions(), random.Random(2), every=6,
+                                    most=4) >= 3
