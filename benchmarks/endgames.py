@@ -2,7 +2,9 @@
 points.
 
 For each position a game is played by rules bots from its seed until, between two hands,
-the game is late (``search.winchance``: it may end within ``LATE_HANDS`` hands); from there
+the game is late: by ``search.winchance``'s model it ends within ``LATE_HANDS`` hands in at
+least ``--lateness`` of its futures (the search bot weighs the game from ``LATE_SHARE``
+on; a higher share measures where the game is nearer its end); from there
 it is played to its end three times on the same deals, one side (its seats turning from
 position to position) held by: the search bot playing for the game (``plays_for_game``), the
 same bot playing for the hand's points alone, and the rules bot. Reported per game: each
@@ -12,7 +14,7 @@ the search bot's decision times. Every game uses the search bot's fixed search (
 time) so that a run is reproducible.
 
     .venv/bin/python benchmarks/endgames.py --positions 40 [--games spades,3b-spades]
-        [--bot montecarlo] [--first 0] [--jsonl out.jsonl]
+        [--bot montecarlo] [--first 0] [--lateness 0.5] [--jsonl out.jsonl]
 """
 
 from __future__ import annotations
@@ -50,9 +52,11 @@ MAX_HANDS = 30
 """Hands played at most from a position (sudden death can run on)."""
 
 
-def late_position(game: Game, seed: int, model: WinChance) -> State | None:
+def late_position(game: Game, seed: int, model: WinChance, lateness: float
+                  ) -> State | None:
     """The game of ``seed`` played by rules bots up to the first moment, between hands, when
-    it is late; None when it ended before."""
+    it ends within ``LATE_HANDS`` hands in ``lateness`` of the model's futures; None when it
+    ended before."""
     table = Table(game, {s: make_bot("rules", game, s, seed) for s in game.player_seats}, seed)
     while not table.over:
         table.run(max_hands=table.state.finished_hands + 1)
@@ -61,7 +65,7 @@ def late_position(game: Game, seed: int, model: WinChance) -> State | None:
             return None
         info = game.observe(state, 0).info
         late = model.ends_within(state.totals, state.finished_hands, info, LATE_HANDS)
-        if late >= LATE_SHARE:
+        if late >= lateness:
             return state.copy()
     return None
 
@@ -102,6 +106,9 @@ def main() -> None:
     ap.add_argument("--games", help="comma-separated game names (default: "
                     + ", ".join(n for n, _ in GAMES) + ")")
     ap.add_argument("--bot", default="montecarlo")
+    ap.add_argument("--lateness", type=float, default=0.5,
+                    help=f"how late a position is: the share of the model's futures that end "
+                    f"within {LATE_HANDS} hands (the bot weighs the game from {LATE_SHARE})")
     ap.add_argument("--jsonl", type=Path, help="append one JSON line per position")
     args = ap.parse_args()
     console = Console(width=150)
@@ -120,7 +127,7 @@ def main() -> None:
         label = f"{name} {options or ''}".strip()
         for seed in track(range(args.first, args.first + args.positions),
                           description=label, console=console):
-            position = late_position(game, seed, model)
+            position = late_position(game, seed, model, args.lateness)
             if position is None:
                 continue
             side = seed % game.num_entities
