@@ -6,11 +6,12 @@ bot everywhere else, and once with rules bots everywhere; the difference in that
 hand score is the search bot's gain on those cards. Reported per game: mean gain per hand
 with a 95% interval; the gain in margin (the side's score less the mean of the others',
 so that points taken from opponents count, as they do towards winning a game); nils made
-and broken; and the search bot's decision times (p50, p95, max).
+and broken; the search bot's decision times (p50, p95, max); and the mean number of
+worlds its card decisions sampled (with thinking time, slower worlds are fewer worlds).
 
     .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
-        [--objective margin|score] [--uniform-worlds] [--rules-passing] [--png out.png]
-        [--hands out.jsonl]
+        [--objective margin|score] [--uniform-worlds] [--bid-weights-only] [--rules-passing]
+        [--png out.png] [--hands out.jsonl]
     .venv/bin/python benchmarks/search_bots.py --paired before.jsonl after.jsonl
 """
 
@@ -36,6 +37,7 @@ from tricktable.bots import DEFAULT_THINK, make_bot
 from tricktable.engine.actions import Bid
 from tricktable.play.table import Table
 from tricktable.search.montecarlo import OBJECTIVES, MonteCarloBot, hand_value
+from tricktable.search.worlds import Worlds
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("spades", {}),
@@ -51,8 +53,9 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
 class Timed:
     """Wraps a bot to time its choices."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
+    def __init__(self, bot: Any, times: list[float], worlds: list[int] | None = None) -> None:
         self.bot, self.times = bot, times
+        self.worlds = worlds if worlds is not None else []
 
     def reseed(self, position: str) -> None:
         self.bot.reseed(position)
@@ -61,6 +64,8 @@ class Timed:
         t = time.perf_counter()
         out = self.bot.choose(obs, legal)
         self.times.append(time.perf_counter() - t)
+        if getattr(self.bot, "last_values", None) and any(a.verb == "play" for a in legal):
+            self.worlds.append(getattr(self.bot, "last_worlds", 0))
         return out
 
     def offer(self, obs: Any, legal: Any) -> Any:
@@ -97,12 +102,20 @@ class NilCount:
 
 def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[int],
                bot: str, times: list[float], side_seat: int,
-               think: float | None = None) -> tuple[float, float, Any]:
+               think: float | None = None, worlds: list[int] | None = None,
+               weigh_plays: bool = True) -> tuple[float, float, Any]:
+    """The hand of deal ``seed`` with the search bot at ``search_seats`` (its choices timed
+    into ``times``, the worlds of its card decisions counted into ``worlds``); with
+    ``weigh_plays`` False its worlds weigh the other seats' bids only
+    (``--bid-weights-only``). Returns the side's score, its margin, and the final state."""
     game = make_game(name, options)
     agents: dict[int, Any] = {}
     for s in game.player_seats:
         if s in search_seats:
-            agents[s] = Timed(make_bot(bot, game, s, seed, think), times)
+            made = make_bot(bot, game, s, seed, think)
+            if not weigh_plays and isinstance(made, MonteCarloBot):
+                made.worlds_drawn = Worlds(game, weighted=made.weigh_bids, weigh_plays=False)
+            agents[s] = Timed(made, times, worlds)
         else:
             agents[s] = make_bot("rules", game, s, seed)
     table = Table(game, agents, seed)
@@ -161,6 +174,9 @@ def main() -> None:
                     help="what the search bot plays for (montecarlo.OBJECTIVES)")
     ap.add_argument("--uniform-worlds", action="store_true",
                     help="sample the hidden cards uniformly, not weighted by the bids")
+    ap.add_argument("--bid-weights-only", action="store_true",
+                    help="worlds weighted by the other seats' bids only, not by the cards "
+                    "they played")
     ap.add_argument("--rules-passing", action="store_true",
                     help="cards passed on (3B's throw-back, gives) as the rules bot's, not "
                     "weighed by simulation")
@@ -194,6 +210,7 @@ def main() -> None:
         gains: list[float] = []
         margins: list[float] = []
         times: list[float] = []
+        worlds: list[int] = []
         nils = NilCount()
         label = name + "".join(f" {k}={v}" for k, v in options.items())
         deals = range(args.first_deal, args.first_deal + args.deals)
@@ -201,7 +218,8 @@ def main() -> None:
             for side in sides(name, options):
                 seat = min(side)
                 with_bot, margin, played = hand_score(name, options, seed, side, args.bot,
-                                                      times, seat, args.think or None)
+                                                      times, seat, args.think or None,
+                                                      worlds, not args.bid_weights_only)
                 without, base_margin, baseline = hand_score(name, options, seed, set(),
                                                             args.bot, [], seat)
                 gains.append(with_bot - without)
@@ -227,15 +245,17 @@ def main() -> None:
         rows.append((label, len(gains), mean, half, quantile_ms(times, 0.5),
                      quantile_ms(times, 0.95), quantile_ms(times, 1.0), nils.text(),
                      f"{margin_mean:+.1f} ({margin_mean - margin_half:+.1f} to "
-                     f"{margin_mean + margin_half:+.1f})"))
+                     f"{margin_mean + margin_half:+.1f})",
+                     statistics.fmean(worlds) if worlds else 0.0))
     thinking = f"thinking {args.think} s" if args.think else "fixed search"
     table = RichTable(title=f"{args.bot} ({thinking}) against rules: duplicate single hands")
     for col in ("game", "hands", "gain per hand (95% CI)", "margin gain (95% CI)", "p50 ms",
-                "p95 ms", "max ms", "nils: the side's made, opponents' broken"):
+                "p95 ms", "max ms", "worlds a card", "nils: the side's made, opponents' broken"):
         table.add_column(col)
-    for label, n, mean, half, p50, p95, mx, nil_text, margin_text in rows:
+    for label, n, mean, half, p50, p95, mx, nil_text, margin_text, card_worlds in rows:
         table.add_row(label, str(n), f"{mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})",
-                      margin_text, f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", nil_text)
+                      margin_text, f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", f"{card_worlds:.1f}",
+                      nil_text)
     console.print(table)
     if args.png:
         chart([r[:4] for r in rows], args.bot, args.png)
