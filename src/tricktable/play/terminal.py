@@ -54,8 +54,8 @@ _WORTH = {
     "score": "score of this hand for your side",
 }
 """How the hint names what montecarlo's values are (``montecarlo.OBJECTIVES``)."""
-_LIKELY = ", drawn as likely as the others' bids make them"
-"""What the hint says of its deals when they are weighted by the bids (``search.worlds``)."""
+_LIKELY = ", drawn as likely as the others' bids and cards make them"
+"""What the hint says of its deals when they are weighted (``search.worlds``)."""
 
 
 def _game_at_stake(searcher: Any) -> str:
