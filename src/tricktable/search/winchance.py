@@ -50,8 +50,8 @@ LATE_SHARE = 0.1
 """...in at least this share of the futures."""
 GAME_IN_SPREADS = 10.0
 """What winning the game is worth, in standard deviations of a hand's margin (a side's score
-less the others' mean): in Spades about a thousand points, so late in a game a one-in-ten
-better chance of winning outweighs a hundred points of this hand."""
+less the others' mean): in Spades about 700 points, so late in a game a one-in-ten better
+chance of winning outweighs 70 points of this hand."""
 
 
 class WinChance:
@@ -85,44 +85,43 @@ class WinChance:
                 info: Mapping[str, Any]) -> tuple[float, ...]:
         """Each entity's chance of winning the game when its totals are ``totals`` after
         ``finished_hands`` hands; exactly 1 and 0s when the totals end it."""
-        game = self.game
         n = len(totals)
-        winner = game.winner_by_totals(totals, finished_hands, info)
+        winner = self.game.winner_by_totals(totals, finished_hands, info)
         if winner is not None:
             return tuple(1.0 if e == winner else 0.0 for e in range(n))
         wins = [0.0] * n
-        sample = self.sample
         for future in self.futures:
-            running = list(totals)
-            for k, pick in enumerate(future):
-                scores = sample[pick]
-                for e in range(n):
-                    running[e] += scores[e]
-                winner = game.winner_by_totals(running, finished_hands + k + 1, info)
-                if winner is not None:
-                    wins[winner] += 1.0
-                    break
-            else:
+            winner = self._winner(future, totals, finished_hands, info)
+            if winner is None:  # undecided after MAX_FUTURE_HANDS: a draw shared by all
                 for e in range(n):
                     wins[e] += 1.0 / n
+            else:
+                wins[winner] += 1.0
         return tuple(w / len(self.futures) for w in wins)
 
     def ends_within(self, totals: Sequence[int], finished_hands: int,
                     info: Mapping[str, Any], hands: int) -> float:
         """The share of futures in which the game ends within ``hands`` more hands."""
-        game = self.game
-        if game.winner_by_totals(totals, finished_hands, info) is not None:
+        if self.game.winner_by_totals(totals, finished_hands, info) is not None:
             return 1.0
-        ended = 0
-        for future in self.futures:
-            running = list(totals)
-            for k, pick in enumerate(future[:hands]):
-                for e, v in enumerate(self.sample[pick]):
-                    running[e] += v
-                if game.winner_by_totals(running, finished_hands + k + 1, info) is not None:
-                    ended += 1
-                    break
+        ended = sum(self._winner(future[:hands], totals, finished_hands, info) is not None
+                    for future in self.futures)
         return ended / len(self.futures)
+
+    def _winner(self, future: Sequence[int], totals: Sequence[int], finished_hands: int,
+                info: Mapping[str, Any]) -> int | None:
+        """Who wins when the hands of ``future`` are added to ``totals`` one by one; None
+        when none of them ends the game."""
+        game = self.game
+        sample = self.sample
+        running = list(totals)
+        for k, pick in enumerate(future):
+            for e, points in enumerate(sample[pick]):
+                running[e] += points
+            winner = game.winner_by_totals(running, finished_hands + k + 1, info)
+            if winner is not None:
+                return winner
+        return None
 
     def stake(self, obs: Observation) -> Stake | None:
         """What the game at stake adds to the hands played out for the decision of ``obs``,
