@@ -230,3 +230,19 @@ def test_the_bot_cannot_peek_when_the_game_is_at_stake(
 
     assert same_choice_when_redealt(game, positions(), random.Random(2), every=6,
                                     most=4) >= 3
+
+
+def test_a_game_whose_end_the_totals_do_not_decide_is_never_at_stake() -> None:
+    """A game without ``winner_by_totals`` (a house game added later, say) has no model:
+    the bot plays for the hand's points, however late it is."""
+    spades = make_game("spades", {})
+
+    class UntoldEnd(type(spades)):  # type: ignore[misc]
+        def winner_by_totals(self, totals: Any, finished_hands: int, info: Any) -> int | None:
+            raise NotImplementedError
+
+    game = UntoldEnd(spades.options)
+    model = WinChance(game)
+    assert not model.known and model.futures == [] and model.game_worth > 0
+    assert model.stake(observation_at(spades, [490, 480], 9)) is None
+    assert WinChance(spades).known  # the real game's sample is its own

@@ -72,7 +72,7 @@ class WinChance:
         for _ in range(FUTURES // n if hands else 0):
             picks = [rng.randrange(hands) for _ in range(MAX_FUTURE_HANDS)]
             self.futures.extend([p * n + r for p in picks] for r in range(n))
-        margins = [s[0] - statistics.fmean(s[1:]) for s in self.sample] if n else [0.0]
+        margins = [s[0] - statistics.fmean(s[1:]) for s in self.sample] or [0.0]
         self.game_worth = GAME_IN_SPREADS * max(1.0, statistics.pstdev(margins))
         """What winning the game is worth in points of a hand (``GAME_IN_SPREADS``)."""
 
@@ -173,14 +173,14 @@ class Stake:
 
 
 _SAMPLES: dict[tuple[str, str], list[tuple[int, ...]]] = {}
-"""The hand samples worked out so far, by game name and options."""
+"""The hand samples worked out so far, by game class and options."""
 
 
 def _hand_sample(game: Game) -> list[tuple[int, ...]]:
     """Every entity's score in ``SAMPLED_HANDS`` hands of ``game`` played by rules bots from
     fresh games, each hand in every rotation of the entities; empty when the game's end is
     not decided by its totals. Worked out once a process for each game and options."""
-    key = (game.name, repr(game.options))
+    key = (type(game).__qualname__, repr(game.options))
     sample = _SAMPLES.get(key)
     if sample is not None:
         return sample
