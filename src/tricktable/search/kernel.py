@@ -114,8 +114,7 @@ H_FULL = 3  # times the pool was found full (statistics)
 HEADS = 4  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
-HSCALE = 4
-HCAP = 400
+LEAD_CHOICE_WEIGHT = 16  # per opponents' card of the led suit, for two opponents (halved each)
 RUN = 512  # in a move's code: the card stands for a run of several
 RUN_TOP = 10  # ... whose top card's rank bit is kept from this bit of the code up
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
@@ -198,11 +197,11 @@ def _first(tt: np.ndarray, chain: int) -> int:
     return int(tt[head])
 
 
-HISTORY = MAX_DEPTH * STRIDE  # per seat, place in the trick, suit and rank: cut-offs made
-HISTORY_SIZE = MAX_SEATS * MAX_SEATS * SUITS * 16
 # Per depth, per suit: the lowest rank bit the result just found depends on (NO_RANK:
 # none). Each search writes its own at its depth before returning; its caller merges.
-RELEVANT = HISTORY + HISTORY_SIZE
+# (A history of the moves that made cut-offs, once added to the move scores, ordered
+# worse than the scores alone once these weighed the opponents' choices: removed.)
+RELEVANT = MAX_DEPTH * STRIDE
 # Statistics of move ordering: cut-offs by the first move, by a later one, and nodes
 # where every move had to be searched (with how many moves they had).
 STATS = RELEVANT + (MAX_DEPTH + 1) * SUITS
@@ -211,10 +210,11 @@ S_WALKED = 4  # table entries looked at in look-ups
 S_STORED_CARDS = 5  # cards in play at the positions stored in the table ...
 S_PATTERN_CARDS = 6  # ... and those whose holders their entries keep
 S_SKIPPED = 7  # moves not searched: below the ranks a refutation of the suit rested on
+S_TRICK_STARTS = 8  # positions searched at the start of a trick (DDS's "trick nodes")
 
 
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(STATS + 8, dtype=np.int64)
+    return np.zeros(STATS + 9, dtype=np.int64)
 
 
 # Card sets of one suit are 15-bit masks: their counts and highest bits come from tables.
@@ -292,6 +292,17 @@ def _allowed(st: np.ndarray, seat: int, out: np.ndarray, o: int) -> None:
 
 
 @njit(cache=True)
+def _best_power(st: np.ndarray, seat: int, led: int, trump: int) -> int:
+    """The highest trick power ``seat`` can give a card on a trick led in ``led``: its
+    top card of the suit, else its top trump (a rough bound: rules are not applied)."""
+    if led >= 0 and st[HANDS + seat * SUITS + led]:
+        return _card_power(led, _top_bit(st[HANDS + seat * SUITS + led]), 0, led, trump)
+    if trump >= 0 and st[HANDS + seat * SUITS + trump]:
+        return _card_power(trump, _top_bit(st[HANDS + seat * SUITS + trump]), 0, led, trump)
+    return 0
+
+
+@njit(cache=True)
 def _trick_winner(st: np.ndarray) -> int:
     """Index in the trick of the winning card (the engine's rule: first highest power)."""
     led = st[LED]
@@ -345,6 +356,14 @@ def _gen_moves(
         win_power = _card_power(st[c + T_SUIT], st[c + T_BIT], st[c + T_LOW], led, trump)
         partner_winning = ((maxi >> win_seat) & 1) == my_side
     last_to_play = n == st[TRICK_SIZE] - 1
+    # the best card the opponents still to play to this trick can put on it
+    opp_after = -1
+    if n > 0:
+        o = st[NEXT + seat]
+        for _ in range(st[TRICK_SIZE] - n - 1):
+            if ((maxi >> o) & 1) != my_side:
+                opp_after = max(opp_after, _best_power(st, o, led, trump))
+            o = st[NEXT + o]
     count = 0
     score_at = at + MAX_MOVES
     for s in range(SUITS):
@@ -364,6 +383,21 @@ def _gen_moves(
             else:
                 opp_cards |= st[HANDS + o * SUITS + s]
         length = _popcount(st[HANDS + seat * SUITS + s])
+        # the opponents' cards to choose from when the suit is led (a void one may
+        # play any card): the fewer, the smaller the tree under the lead (DDS)
+        opp_choices = 0
+        n_opp = 0
+        opp_ruffs = False
+        if n == 0:
+            for o in range(st[N_SEATS]):
+                if ((maxi >> o) & 1) != my_side:
+                    held = _popcount(st[HANDS + o * SUITS + s])
+                    if held == 0:
+                        held = st[TRICKS_LEFT] + 1
+                        if trump >= 0 and s != trump and st[HANDS + o * SUITS + trump]:
+                            opp_ruffs = True
+                    opp_choices += held
+                    n_opp += 1
         # a partner void in the suit and holding trumps may ruff it
         partner_ruffs = False
         if n == 0 and trump >= 0 and s != trump:
@@ -404,7 +438,7 @@ def _gen_moves(
                 if n == 0:
                     sc = 0
                     top_other = _top_bit(others)
-                    if run_top > top_other:
+                    if run_top > top_other and not opp_ruffs:
                         sc = 60 + run_top  # a winner: cash it
                     elif _top_bit(side_cards) > _top_bit(opp_cards):
                         sc = 40 - bit  # towards a partner's winner
@@ -416,26 +450,30 @@ def _gen_moves(
                         sc -= 5
                     if s == 4:
                         sc -= 30
+                    if n_opp:
+                        sc -= (LEAD_CHOICE_WEIGHT * opp_choices) // n_opp
                 else:
                     p = _card_power(s, bit, low, led if led >= 0 else s, trump)
-                    if partner_winning:
+                    if partner_winning and win_power > opp_after:
+                        # the trick is my side's already: play low
                         sc = 50 - bit - (20 if s == trump else 0)
                         if p > win_power and not last_to_play:
                             sc -= 10
-                    elif p > win_power and n == 1 and not (run_top > _top_bit(others) and s == led):
-                        # second hand low, unless it holds the master card
-                        sc = 40 - bit
-                    elif p > win_power:
-                        # win as cheaply as possible: the lowest card of the run does
+                    elif p > win_power and p > opp_after:
+                        # win it for sure, as cheaply as possible (the run's lowest card)
                         sc = 80 - bit - (10 if s == trump and s != led else 0)
+                    elif partner_winning:
+                        sc = 45 - bit - (20 if s == trump else 0)
+                    elif p > win_power:
+                        # a card an opponent after me can still beat
+                        sc = 40 - bit - (10 if s == trump and s != led else 0)
                     else:
                         sc = 30 - bit - (25 if s == trump else 0) + length
                 if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
                     sc += 100000  # the best move here last time (transposition table)
                 mv[at + count] = (s * 64 + bit * 2 + low + (RUN if run_top > b else 0)
                                   + (run_top << RUN_TOP))
-                h = mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit]
-                mv[score_at + count] = sc * HSCALE + min(h, HCAP)
+                mv[score_at + count] = sc
                 count += 1
     # insertion sort by score, best first
     for i in range(1, count):
@@ -969,6 +1007,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     """Do the maximizers get at least ``target`` counted tricks of those left? Also
     writes, at mv[RELEVANT + depth * SUITS:], the ranks the answer depends on."""
     st[NODES] += 1
+    if st[N_TRICK] == 0:
+        mv[STATS + S_TRICK_STARTS] += 1
     rel = RELEVANT + depth * SUITS
     _no_ranks(mv, rel)
     if target <= 0:
@@ -1123,7 +1163,6 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             mv[STATS + (S_FIRST_CUT if i == 0 else S_LATE_CUT)] += 1
             for x in range(SUITS):
                 mv[rel + x] = mv[child + x]
-            mv[HISTORY + ((seat * MAX_SEATS + n) * SUITS + s) * 16 + bit] += left
             break
         # every move fails the same way: the answer rests on the ranks of each
         for x in range(SUITS):
