@@ -440,7 +440,7 @@ def _gen_moves(
                     top_other = _top_bit(others)
                     if run_top > top_other and not opp_ruffs:
                         sc = 60 + run_top  # a winner: cash it
-                    elif _top_bit(side_cards) > _top_bit(opp_cards):
+                    elif _top_bit(side_cards) > _top_bit(opp_cards) and not opp_ruffs:
                         sc = 40 - bit  # towards a partner's winner
                     elif partner_ruffs:
                         sc = 35 - bit
@@ -708,7 +708,27 @@ def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
         elif (others >> b) & 1:
             break
         b -= 1
-    return min(run, _ruff_cap(st, seat, s))
+    cap = _ruff_cap(st, seat, s)
+    if run and cap == 99 and _popcount(mine) > run and not _any_must_throw(st):
+        # long cards: when no other hand holds more of the suit than the run, every
+        # other hand is out of it once the run is cashed, and nobody can ruff
+        longest = 0
+        for o in range(st[N_SEATS]):
+            if o != seat:
+                longest = max(longest, _popcount(st[HANDS + o * SUITS + s]))
+        if longest <= run:
+            return _popcount(mine)
+    return min(run, cap)
+
+
+@njit(cache=True)
+def _any_must_throw(st: np.ndarray) -> bool:
+    """Whether a rule makes some card be thrown when void (a partner could then be
+    made to take the lead from the hand cashing its long cards)."""
+    for u in range(SUITS):
+        if st[RULES + R_MUST_THROW * SUITS + u]:
+            return True
+    return False
 
 
 @njit(cache=True)
