@@ -97,6 +97,7 @@ ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards 
 # general, 3-18% more nodes and a 13-17% slower median; none made chain walks 3x longer.)
 CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
 TT_MIN_LEFT = 2  # positions with fewer tricks left are searched again rather than looked up
+TT_EARLY = 5  # from this many tricks left the table is looked up before the bounds
 SHAPE_WORDS = 5
 E_SHAPE = 0  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
 # broken and aces out (1), the very cards in play of suits a rule tells apart by rank (1)
@@ -370,41 +371,38 @@ def _gen_moves(
         mine = mv[al + s]
         if not mine:
             continue
-        in_play = _suit_in_play(st, s)
-        others = in_play & ~st[HANDS + seat * SUITS + s]
-        # my side's and the opponents' cards of the suit in the hands
+        # one pass over the other hands: my side's and the opponents' cards of the
+        # suit; for a lead, the opponents' cards to choose from when the suit is led (a
+        # void one may play any card: the fewer, the smaller the tree under the lead,
+        # after DDS), whether an opponent or a partner is void and holds a trump
         side_cards = 0
         opp_cards = 0
-        for o in range(st[N_SEATS]):
-            if o == seat:
-                continue
-            if ((maxi >> o) & 1) == my_side:
-                side_cards |= st[HANDS + o * SUITS + s]
-            else:
-                opp_cards |= st[HANDS + o * SUITS + s]
-        length = _popcount(st[HANDS + seat * SUITS + s])
-        # the opponents' cards to choose from when the suit is led (a void one may
-        # play any card): the fewer, the smaller the tree under the lead (DDS)
         opp_choices = 0
         n_opp = 0
         opp_ruffs = False
-        if n == 0:
-            for o in range(st[N_SEATS]):
-                if ((maxi >> o) & 1) != my_side:
-                    held = _popcount(st[HANDS + o * SUITS + s])
-                    if held == 0:
-                        held = st[TRICKS_LEFT] + 1
-                        if trump >= 0 and s != trump and st[HANDS + o * SUITS + trump]:
-                            opp_ruffs = True
-                    opp_choices += held
-                    n_opp += 1
-        # a partner void in the suit and holding trumps may ruff it
         partner_ruffs = False
-        if n == 0 and trump >= 0 and s != trump:
-            for o in range(st[N_SEATS]):
-                partner = o != seat and ((maxi >> o) & 1) == my_side
-                if partner and not st[HANDS + o * SUITS + s] and st[HANDS + o * SUITS + trump]:
-                    partner_ruffs = True
+        may_ruff = n == 0 and trump >= 0 and s != trump
+        for o in range(st[N_SEATS]):
+            if o == seat:
+                continue
+            held = st[HANDS + o * SUITS + s]
+            void_with_trump = may_ruff and not held and st[HANDS + o * SUITS + trump] != 0
+            if ((maxi >> o) & 1) == my_side:
+                side_cards |= held
+                partner_ruffs = partner_ruffs or void_with_trump
+            else:
+                opp_cards |= held
+                opp_ruffs = opp_ruffs or void_with_trump
+                if n == 0:
+                    opp_choices += _popcount(held) if held else st[TRICKS_LEFT] + 1
+                    n_opp += 1
+        in_play = side_cards | opp_cards | st[HANDS + seat * SUITS + s]
+        for i in range(n):
+            c = trick_card(st, i)
+            if st[c + T_SUIT] == s:
+                in_play |= 1 << st[c + T_BIT]
+        others = in_play & ~st[HANDS + seat * SUITS + s]
+        length = _popcount(st[HANDS + seat * SUITS + s])
         # an ace that may be called low plays unlike its neighbours: a run of its own
         ace_apart = (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1
         m = mine
@@ -697,27 +695,19 @@ def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
     if not mine or not _may_lead_suit(st, s):
         return 0
     others = 0
+    longest = 0
     for o in range(st[N_SEATS]):
         if o != seat:
-            others |= st[HANDS + o * SUITS + s]
-    run = 0
-    b = 14
-    while b >= 0:
-        if (mine >> b) & 1:
-            run += 1
-        elif (others >> b) & 1:
-            break
-        b -= 1
+            held = st[HANDS + o * SUITS + s]
+            others |= held
+            longest = max(longest, _popcount(held))
+    # my cards above every other hand's
+    run = _popcount(mine >> (_top_bit(others) + 1)) if others else _popcount(mine)
     cap = _ruff_cap(st, seat, s)
-    if run and cap == 99 and _popcount(mine) > run and not _any_must_throw(st):
+    if run and cap == 99 and longest <= run and not _any_must_throw(st):
         # long cards: when no other hand holds more of the suit than the run, every
         # other hand is out of it once the run is cashed, and nobody can ruff
-        longest = 0
-        for o in range(st[N_SEATS]):
-            if o != seat:
-                longest = max(longest, _popcount(st[HANDS + o * SUITS + s]))
-        if longest <= run:
-            return _popcount(mine)
+        return _popcount(mine)
     return min(run, cap)
 
 
@@ -725,10 +715,10 @@ def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
 def _any_must_throw(st: np.ndarray) -> bool:
     """Whether a rule makes some card be thrown when void (a partner could then be
     made to take the lead from the hand cashing its long cards)."""
+    masks = 0
     for u in range(SUITS):
-        if st[RULES + R_MUST_THROW * SUITS + u]:
-            return True
-    return False
+        masks |= st[RULES + R_MUST_THROW * SUITS + u]
+    return masks != 0
 
 
 @njit(cache=True)
@@ -1022,6 +1012,35 @@ def _whole_runs(mv: np.ndarray, at: int, count: int, rel: int) -> None:
                 changed = True
 
 
+@njit(cache=True)
+def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
+           target: int) -> tuple[int, int, int]:
+    """Look the position (at a trick start) up in the table: (1 or 0 when an entry
+    answers whether the maximizers get ``target``, -1 when none does; the position's
+    chain; the best move an entry holds, -1 if none)."""
+    chain = _shape(st, mv, k) & (_chains(tt) - 1)
+    st[PROBES] += 1
+    pref = -1
+    slot = _first(tt, chain)
+    walked = 0
+    while slot >= 0 and walked < CHAIN_WALK:
+        walked += 1
+        mv[STATS + S_WALKED] += 1
+        if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
+            if tt[slot + E_LOWER] >= target:
+                st[HITS] += 1
+                _set_relevant_from_entry(st, tt, slot, mv, rel)
+                return 1, chain, pref
+            if tt[slot + E_UPPER] < target:
+                st[HITS] += 1
+                _set_relevant_from_entry(st, tt, slot, mv, rel)
+                return 0, chain, pref
+            if tt[slot + E_BEST] > 0 and pref < 0:
+                pref = tt[slot + E_BEST] - 1
+        slot = tt[slot + E_NEXT]
+    return -1, chain, pref
+
+
 @njit("boolean(int64[:], int64[:], int64[:], int64, int64)", cache=True)
 def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: int) -> bool:
     """Do the maximizers get at least ``target`` counted tricks of those left? Also
@@ -1043,6 +1062,12 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     pref_low = 0
     at = depth * STRIDE
     k = at + 2 * MAX_MOVES + SUITS  # this depth's table key
+    pref = -1
+    if n == 0 and left >= TT_EARLY:
+        # far from the end a look-up is cheaper than the bounds below, and hits often
+        outcome, chain, pref = _probe(st, tt, mv, k, rel, target)
+        if outcome >= 0:
+            return outcome == 1
     if n == 0 and st[MAXIMIZERS] == st[COUNTED]:
         qt = _quick_tricks(st)
         if qt > 0:
@@ -1083,29 +1108,14 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             if (not (st[MAXIMIZERS] >> lone) & 1 and st[TO_ACT] != lone
                     and _ducks_every_trick(st, mv, rel, lone)):
                 return False
-    if n == 0 and left >= TT_MIN_LEFT:
-        chain = _shape(st, mv, k) & (_chains(tt) - 1)
-        st[PROBES] += 1
-        slot = _first(tt, chain)
-        walked = 0
-        while slot >= 0 and walked < CHAIN_WALK:
-            walked += 1
-            mv[STATS + S_WALKED] += 1
-            if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
-                if tt[slot + E_LOWER] >= target:
-                    st[HITS] += 1
-                    _set_relevant_from_entry(st, tt, slot, mv, rel)
-                    return True
-                if tt[slot + E_UPPER] < target:
-                    st[HITS] += 1
-                    _set_relevant_from_entry(st, tt, slot, mv, rel)
-                    return False
-                if tt[slot + E_BEST] > 0 and pref_suit < 0:
-                    pref = tt[slot + E_BEST] - 1
-                    pref_suit = pref >> 6
-                    pref_low = pref & 1
-                    pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
-            slot = tt[slot + E_NEXT]
+    if n == 0 and TT_MIN_LEFT <= left < TT_EARLY:
+        outcome, chain, pref = _probe(st, tt, mv, k, rel, target)
+        if outcome >= 0:
+            return outcome == 1
+    if pref >= 0:
+        pref_suit = pref >> 6
+        pref_low = pref & 1
+        pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
     seat = st[TO_ACT]
     maximizing = (st[MAXIMIZERS] >> seat) & 1
     count = _gen_moves(st, seat, mv, at, pref_suit, pref_bit, pref_low)
