@@ -2,7 +2,9 @@
 
 The same random bridge positions (four seats, two sides, the strains in turn, a random
 leader, no trick in progress) are solved by ours and by DDS at 13, 10 and 8 cards a hand;
-each answer is checked equal and timed (wall clock, ``time.perf_counter``). Our
+each answer is checked equal and timed (wall clock, ``time.perf_counter``), and the
+trick starts each searched are compared (DDS reports them as ``futureTricks.nodes``; ours
+are the solver's ``trick_starts``): the size of the trees apart from the cost of a node. Our
 transposition table is emptied before each position, as DDS starts each new deal afresh.
 Then 3B positions, which DDS cannot solve: 17 cards a hand with 3 players and 13 with 4
 (one seat against the others), absolute times only. The kernel is compiled (or loaded from
@@ -24,8 +26,6 @@ import sys
 import time
 
 from endplay import _dds
-from endplay.dds import solve_board
-from endplay.dds.solve import SolveMode
 from endplay.types import Deal, Denom, Player
 
 from tricktable.engine.cards import NO_SUIT
@@ -36,11 +36,15 @@ from tricktable.search.solver import Solver
 STRAINS = (0, 1, 2, 3, NO_SUIT)
 
 
-def dds_tricks(pos: Position) -> int:
+def dds_tricks_and_nodes(pos: Position) -> tuple[int, int]:
+    """DDS's tricks for the side on lead, and the trick starts it searched (its
+    ``futureTricks.nodes``), through endplay's binding of ``SolveBoard``."""
     deal = Deal(pbn(pos.hands))
     deal.first = Player(pos.to_act)
     deal.trump = Denom(4 if pos.order.trump == NO_SUIT else pos.order.trump)
-    return max(score for _, score in solve_board(deal, SolveMode.OptimalOne))
+    fut = _dds.futureTricks()
+    _dds.SolveBoard(deal._data, -1, 1, 1, fut, 0)  # best score, one card, reuse nothing
+    return fut.score[0], fut.nodes
 
 
 def leader_side(pos: Position) -> int:
@@ -86,11 +90,14 @@ def main() -> None:
     for per_hand, count in ((13, args.n13), (10, args.n10), (8, args.n8)):
         ours: list[float] = []
         theirs: list[float] = []
+        starts: list[float] = []  # ours over DDS's trick starts, per position
         for i in range(count):
             pos = random_bridge_position(rng, per_hand, STRAINS[i % len(STRAINS)])
             solver.forget()
+            first = solver.trick_starts
             value, ms = timed(solver.tricks, pos, leader_side(pos))
-            expected, dds_ms = timed(dds_tricks, pos)
+            (expected, dds_nodes), dds_ms = timed(dds_tricks_and_nodes, pos)
+            starts.append((solver.trick_starts - first) / max(1, dds_nodes))
             if value != expected:
                 sys.exit(f"MISMATCH at {per_hand} cards: ours {value}, DDS {expected}: "
                          f"{pbn(pos.hands)} trump {pos.order.trump} leader {pos.to_act}")
@@ -99,6 +106,8 @@ def main() -> None:
         medians[per_hand] = (statistics.median(ours), statistics.median(theirs))
         print(f"{per_hand:2d} cards, {count} positions   ours {describe(ours)}")
         print(f"{'':22s}DDS  {describe(theirs)}")
+        print(f"{'':22s}trick starts searched, ours over DDS's: median "
+              f"{statistics.median(starts):.1f}, from {min(starts):.1f} to {max(starts):.1f}")
 
     for players, per_hand in ((3, 17), (4, 13)):
         if args.threeb < 1:

@@ -18,12 +18,16 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
   of the tricks still to come, so positions that differ only in cards already played
   share an entry;
 - equivalent cards as one move (cards of one hand with nothing between them left in play);
-- quick tricks: the leader's sure winners from the top, a lower bound for its side;
+- quick tricks: the leader's sure winners from the top (long cards once the other hands
+  are out of the suit), a lower bound for its side;
 - later tricks: what one side's trumps surely win when the other has none, and, with
   no trumps left, that a side on lead cannot win every trick outside the suits it
   holds the top of;
-- move ordering: winning cheaply, giving the trick to a partner, ducking and discarding
-  low, and leading from suits the side controls.
+- move ordering by the size of the tree under a move as well as its strength (a proof
+  takes one move of the side that succeeds and every move of the other): leads marked
+  down by the opponents' choices in the suit, a card counted as winning only when no
+  opponent still to play can beat it, winning cheaply, giving the trick to a partner,
+  ducking and discarding low.
 """
 
 from __future__ import annotations
