@@ -119,7 +119,8 @@ H_FULL = 3  # times the pool was found full (statistics)
 HEADS = 4  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
-LEAD_CHOICE_WEIGHT = 16  # per opponents' card of the led suit, for two opponents (halved each)
+LEAD_CHOICE_WEIGHT = 16  # a lead's score loses this times the cards the opponents may
+# choose from in its suit (a void one: any card), over the number of opponents
 RUN = 512  # in a move's code: the card stands for a run of several
 RUN_TOP = 10  # ... whose top card's rank bit is kept from this bit of the code up
 MAX_MOVES = 40  # a hand never has more distinct moves than cards plus low aces
@@ -326,9 +327,16 @@ def _trick_winner(st: np.ndarray) -> int:
 @njit(cache=True)
 def _suit_in_play(st: np.ndarray, suit: int) -> int:
     """Every card of a suit still in a hand or in the trick in progress."""
-    m = 0
+    m = _in_trick(st, suit)
     for seat in range(st[N_SEATS]):
         m |= st[HANDS + seat * SUITS + suit]
+    return m
+
+
+@njit(cache=True)
+def _in_trick(st: np.ndarray, suit: int) -> int:
+    """The cards of a suit in the trick in progress."""
+    m = 0
     for i in range(st[N_TRICK]):
         c = trick_card(st, i)
         if st[c + T_SUIT] == suit:
@@ -400,12 +408,7 @@ def _gen_moves(
                 if n == 0:
                     opp_choices += _popcount(held) if held else st[TRICKS_LEFT] + 1
                     n_opp += 1
-        in_play = side_cards | opp_cards | st[HANDS + seat * SUITS + s]
-        for i in range(n):
-            c = trick_card(st, i)
-            if st[c + T_SUIT] == s:
-                in_play |= 1 << st[c + T_BIT]
-        others = in_play & ~st[HANDS + seat * SUITS + s]
+        others = side_cards | opp_cards | _in_trick(st, s)
         length = _popcount(st[HANDS + seat * SUITS + s])
         # an ace that may be called low plays unlike its neighbours: a run of its own
         ace_apart = (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1

@@ -140,7 +140,6 @@ class Solver:
         self._generation = 0
         self._setting: tuple[Any, ...] | None = None
         self.nodes = 0
-        self.trick_starts = 0  # positions searched at a trick's start (DDS counts these)
 
     def _encode(self, pos: Position, counted: int, maximizers: int) -> np.ndarray:
         import numpy as np
@@ -227,9 +226,8 @@ class Solver:
         st = self._encode(pos, counted, maxi)
         if guess < 0:
             guess = first_guess(pos, counted)
-        before = self._trick_starts_so_far()
         value = int(self._k.solve(st, self._table, self._moves, guess))
-        self._count(st, before)
+        self.nodes += int(st[self._k.NODES])
         return value
 
     def at_least(self, pos: Position, counted: int, maximizers: int, target: int) -> bool:
@@ -239,17 +237,15 @@ class Solver:
         if target > pos.tricks_left:
             return False
         st = self._encode(pos, counted, maximizers)
-        before = self._trick_starts_so_far()
         result = bool(self._k.test_target(st, self._table, self._moves, target))
-        self._count(st, before)
+        self.nodes += int(st[self._k.NODES])
         return result
 
-    def _trick_starts_so_far(self) -> int:
+    @property
+    def trick_starts(self) -> int:
+        """Positions searched at the start of a trick so far, by every question this
+        solver was asked (DDS reports the same count as its nodes)."""
         return int(self._moves[self._k.STATS + self._k.S_TRICK_STARTS])
-
-    def _count(self, st: np.ndarray, trick_starts_before: int) -> None:
-        self.nodes += int(st[self._k.NODES])
-        self.trick_starts += self._trick_starts_so_far() - trick_starts_before
 
     def move_values(
         self, pos: Position, counted: int, maximizers: int | None = None,
