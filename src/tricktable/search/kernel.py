@@ -729,6 +729,110 @@ def _any_must_throw(st: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _trick_is_ours(st: np.ndarray, mv: np.ndarray, rel: int) -> bool:
+    """Whether the trick in progress surely goes to the side of the seat to play (DDS's
+    QuickTricksSecondHand, for any number of seats): that side (this seat or a partner
+    still to play) has a card that beats the card winning it now and every card an
+    opponent still to play could put on it. Told for a trick led in a suit and not yet
+    ruffed, with no rule making a void hand throw some card. The answer rests on the
+    ranks of the led suit down to the side's card when it follows suit, on none when it
+    ruffs (any trump wins then: no opponent still to play can ruff)."""
+    led = st[LED]
+    n = st[N_TRICK]
+    trump = st[TRUMP]
+    if led < 0 or _any_must_throw(st):
+        return False
+    c = trick_card(st, _trick_winner(st))
+    win_power = _card_power(st[c + T_SUIT], st[c + T_BIT], st[c + T_LOW], led, trump)
+    if win_power >= 100 and led != trump:
+        return False  # ruffed already: whether a trump beats it is a question of ranks
+    maxi = st[MAXIMIZERS]
+    seat = st[TO_ACT]
+    side = (maxi >> seat) & 1
+    opp_best = 0
+    follow = 0  # the side's cards of the led suit (this seat's and later partners')
+    ruffs = False  # the side has a seat, void in the led suit, holding a trump
+    o = seat
+    for _ in range(st[TRICK_SIZE] - n):
+        held = st[HANDS + o * SUITS + led]
+        if ((maxi >> o) & 1) == side:
+            follow |= held
+            if not held and trump >= 0 and st[HANDS + o * SUITS + trump]:
+                ruffs = True
+        else:
+            opp_best = max(opp_best, _best_power(st, o, led, trump))
+        o = st[NEXT + o]
+    if follow:
+        top = _top_bit(follow)
+        power = _card_power(led, top, 0, led, trump)
+        if power > win_power and power > opp_best:
+            mv[rel + led] = min(mv[rel + led], top)
+            return True
+    return ruffs and led != trump and opp_best < 100
+
+
+@njit(cache=True)
+def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
+    """With one trick left every seat still to play holds one card and must play it:
+    1 when the trick goes to a counted seat, else 0; -1 when it is not so simple (an ace
+    that may be called low gives its holder a choice). As when a trick is searched, the
+    winning card's rank matters if it beat another card of its suit."""
+    for s in range(SUITS):
+        if st[RULES + R_ACE_LOW * SUITS + s]:
+            return -1
+    n = st[N_TRICK]
+    size = st[TRICK_SIZE]
+    led = st[LED]
+    seat = st[TO_ACT]
+    for _ in range(size - n):  # the led suit, if the first card with a suit is to come
+        card = _only_card(st, seat)
+        if card < 0:
+            return -1
+        if led < 0 and card >> 4 < 4:
+            led = card >> 4
+        seat = st[NEXT + seat]
+    trump = st[TRUMP]
+    best = -1
+    win_suit = win_bit = win_seat = -1
+    seat = st[TO_ACT]
+    for i in range(size):
+        if i < n:
+            c = trick_card(st, i)
+            suit, bit, low, who = st[c + T_SUIT], st[c + T_BIT], st[c + T_LOW], st[c + T_SEAT]
+        else:
+            card = _only_card(st, seat)
+            suit, bit, low, who = card >> 4, card & 15, 0, seat
+            seat = st[NEXT + seat]
+        p = _card_power(suit, bit, low, led, trump)
+        if p > best:
+            best, win_suit, win_bit, win_seat = p, suit, bit, who
+    # did the winner beat another card of its suit?
+    beaten = _in_trick(st, win_suit) & ~(1 << win_bit) if win_suit >= 0 else 0
+    seat = st[TO_ACT]
+    for _ in range(size - n):
+        card = _only_card(st, seat)
+        if card >> 4 == win_suit and card & 15 != win_bit:
+            beaten = 1
+        seat = st[NEXT + seat]
+    if beaten:
+        mv[rel + win_suit] = min(mv[rel + win_suit], win_bit)
+    return (st[COUNTED] >> win_seat) & 1
+
+
+@njit(cache=True)
+def _only_card(st: np.ndarray, seat: int) -> int:
+    """The one card ``seat`` holds (suit * 16 + rank bit), -1 if it holds more or none."""
+    card = -1
+    for s in range(SUITS):
+        m = st[HANDS + seat * SUITS + s]
+        if m:
+            if card >= 0 or m & (m - 1):
+                return -1
+            card = s * 16 + _top_bit(m)
+    return card
+
+
+@njit(cache=True)
 def _cashable(st: np.ndarray, seat: int) -> int:
     """Tricks ``seat`` can cash from the top when on lead, suit after suit."""
     total = 0
@@ -777,11 +881,8 @@ def _quick_tricks(st: np.ndarray) -> int:
     for p in range(st[N_SEATS]):
         if p == leader or ((maxi >> p) & 1) != side:
             continue
-        for s in range(4):
-            if not st[HANDS + leader * SUITS + s] or not _may_lead_suit(st, s):
-                continue
-            if _holder_of_top(st, s) != p or _ruff_cap(st, leader, s) < 1:
-                continue
+        s = _entry_suit(st, leader, p)
+        if s >= 0:
             then = _cashable(st, p)
             best = max(best, then)
             if _discards_free(st, p, leader):
@@ -805,8 +906,53 @@ def _quick_tricks(st: np.ndarray) -> int:
                     and not (discards and spare_trumps)
                 ):
                     best = max(best, first + then)
-            break
     return best
+
+
+@njit(cache=True)
+def _entry_suit(st: np.ndarray, leader: int, p: int) -> int:
+    """The first suit in which ``leader`` can reach partner ``p``: it holds and may lead
+    the suit, ``p`` holds its highest card, and no opponent can ruff the first round;
+    -1 if none."""
+    for s in range(4):
+        if (st[HANDS + leader * SUITS + s] and _may_lead_suit(st, s)
+                and _holder_of_top(st, s) == p and _ruff_cap(st, leader, s) >= 1):
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _quick_tricks_ranks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> None:
+    """The ranks a cut by ``_quick_tricks`` rests on, ``needed`` tricks being enough.
+    When one hand's runs give them (the leader's, or a partner's reached in a suit whose
+    highest card it holds), only the suits it cashes in count, down to their stoppers (a
+    position with more winners elsewhere cashes as many); otherwise every suit of every
+    hand of the side."""
+    leader = st[TO_ACT]
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> leader) & 1
+    if _cashable(st, leader) >= needed:
+        _cashed_runs_matter(st, mv, rel, leader)
+        return
+    for p in range(st[N_SEATS]):
+        if p == leader or ((maxi >> p) & 1) != side:
+            continue
+        s = _entry_suit(st, leader, p)
+        if s >= 0 and _cashable(st, p) >= needed:
+            _cashed_runs_matter(st, mv, rel, p)
+            mv[rel + s] = min(mv[rel + s], _top_bit(st[HANDS + p * SUITS + s]))
+            return
+    for p in range(st[N_SEATS]):
+        if ((maxi >> p) & 1) == side:
+            _runs_matter(st, mv, rel, p)
+
+
+@njit(cache=True)
+def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
+    """The ranks of ``seat``'s runs from the top, in the suits it has one."""
+    for s in range(4):
+        if _run_from_top(st, seat, s):
+            mv[rel + s] = min(mv[rel + s], _stopper(st, seat, s))
 
 
 @njit(cache=True)
@@ -1063,6 +1209,10 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     if target > left:
         return False
     n = st[N_TRICK]
+    if left == 1:
+        last = _last_trick(st, mv, rel)
+        if last >= 0:
+            return last >= target
     chain = -1
     pref_suit = -1
     pref_bit = -1
@@ -1075,18 +1225,23 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         outcome, chain, pref = _probe(st, tt, mv, k, rel, target)
         if outcome >= 0:
             return outcome == 1
+    if n > 0 and st[MAXIMIZERS] == st[COUNTED] and (target == 1 or target == left):
+        # the side to play needs one more trick (or the other side does) and surely
+        # takes this one
+        if (st[MAXIMIZERS] >> st[TO_ACT]) & 1:
+            if target == 1 and _trick_is_ours(st, mv, rel):
+                return True
+        elif target == left and _trick_is_ours(st, mv, rel):
+            return False
     if n == 0 and st[MAXIMIZERS] == st[COUNTED]:
         qt = _quick_tricks(st)
         if qt > 0:
             leader = st[TO_ACT]
             cut = qt >= target if (st[MAXIMIZERS] >> leader) & 1 else left - qt < target
             if cut:
-                # the leader's runs, or a partner's: the ranks down to each stopper
                 side = (st[MAXIMIZERS] >> leader) & 1
-                for p in range(st[N_SEATS]):
-                    if ((st[MAXIMIZERS] >> p) & 1) == side:
-                        _runs_matter(st, mv, rel, p)
-                return bool((st[MAXIMIZERS] >> leader) & 1)
+                _quick_tricks_ranks(st, mv, rel, target if side else left - target + 1)
+                return bool(side)
         # each of the highest trumps held in one hand takes a trick when it is played
         trump = st[TRUMP]
         if trump >= 0:
