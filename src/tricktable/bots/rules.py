@@ -19,7 +19,7 @@ from ..engine.game import Game
 from ..engine.observation import Observation
 from ..engine.order import CardOrder
 from .base import Bot, register_bot
-from .cardplay import CardView, Goals, VoidMemo, choose_play
+from .cardplay import CardView, Goals, HandMemo, choose_play
 
 
 class Strategy:
@@ -31,7 +31,7 @@ class Strategy:
         self.game = game
         self.seat = seat
         self.rng = rng
-        self.voids = VoidMemo()
+        self.memo = HandMemo()
 
     # --- hooks ------------------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ class Strategy:
         if not plays:
             return self.decide(obs, legal)
         actor = plays[0].seat
-        view = CardView(obs, self.order(obs), self.game.deck, self.cycle(obs), self.voids)
+        view = CardView(obs, self.order(obs), self.game.deck, self.cycle(obs), self.memo)
         return choose_play(view, self.goals(obs, view, actor), plays)
 
     def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:

@@ -209,7 +209,7 @@ class WhistStrategy(Strategy):
         order = self.order(obs)
         strict = self.strict_plays(obs, actor, order)
         keep = [a for a in plays if strict >> a.card & 1] or plays
-        view = CardView(obs, order, self.game.deck, self.cycle(obs), self.voids)
+        view = CardView(obs, order, self.game.deck, self.cycle(obs), self.memo)
         return choose_play(view, self.goals(obs, view, actor), keep)
 
     def strict_plays(self, obs: Observation, actor: int, order: CardOrder) -> CardSet:
