@@ -508,6 +508,28 @@ def _holder_of_top(st: np.ndarray, suit: int) -> int:
 
 
 @njit(cache=True)
+def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int]:
+    """Tricks the side of ``holder``, who holds the highest trump, takes with its top
+    trumps whatever anyone does, and the lowest rank bit that rests on: each of a run of
+    them in one hand wins a trick of its own; or, the second highest with a partner,
+    each wins one as long as one of the two holds another trump (it plays that rather
+    than let the two fall together). Ace calls and throwing rules are left out."""
+    run = _top_run(st, holder, trump)
+    if run == 1 and not st[RULES + R_ACE_LOW * SUITS + trump] and not _any_must_throw(st):
+        union = _suit_in_play(st, trump)
+        second = _top_bit(union & ~(1 << _top_bit(union)))
+        maxi = st[MAXIMIZERS]
+        for p in range(st[N_SEATS]):
+            held = st[HANDS + p * SUITS + trump]
+            if (p != holder and (held >> second) & 1
+                    and ((maxi >> p) & 1) == ((maxi >> holder) & 1)
+                    and (_popcount(held) > 1
+                         or _popcount(st[HANDS + holder * SUITS + trump]) > 1)):
+                return 2, second
+    return run, _stopper(st, holder, trump)
+
+
+@njit(cache=True)
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
@@ -850,19 +872,12 @@ def _cards_held(st: np.ndarray, seat: int) -> int:
 
 
 @njit(cache=True)
-def _discards_free(st: np.ndarray, seat: int, leader: int) -> bool:
+def _discards_free(st: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` may discard what it likes (no rule makes it throw a card when
-    void) and the leader's opponents hold no trump (they cannot ruff his winners)."""
+    void). (An opponent holding a trump never discards while the leader cashes his
+    winners: his runs stop where one could be void.)"""
     for u in range(SUITS):
         if st[RULES + R_MUST_THROW * SUITS + u] & st[HANDS + seat * SUITS + u]:
-            return False
-    trump = st[TRUMP]
-    if trump < 0:
-        return True
-    maxi = st[MAXIMIZERS]
-    side = (maxi >> leader) & 1
-    for o in range(st[N_SEATS]):
-        if ((maxi >> o) & 1) != side and st[HANDS + o * SUITS + trump]:
             return False
     return True
 
@@ -873,7 +888,8 @@ def _quick_tricks(st: np.ndarray) -> int:
     top; or what a partner can cash once reached by leading a suit whose highest card he
     holds (the partner then keeps the lead), after the leader has cashed his own winners
     in the other suits when that is safe: the partner, following or discarding meanwhile,
-    has cards enough to spare outside his own winners, and no opponent holds a trump."""
+    has cards enough to spare outside his own winners and no trump he might have to
+    spend on them."""
     leader = st[TO_ACT]
     maxi = st[MAXIMIZERS]
     side = (maxi >> leader) & 1
@@ -881,11 +897,12 @@ def _quick_tricks(st: np.ndarray) -> int:
     for p in range(st[N_SEATS]):
         if p == leader or ((maxi >> p) & 1) != side:
             continue
+        best = max(best, _cashable_with(st, leader, p))
         s = _entry_suit(st, leader, p)
         if s >= 0:
             then = _cashable(st, p)
             best = max(best, then)
-            if _discards_free(st, p, leader):
+            if _discards_free(st, p):
                 first = 0
                 discards = 0
                 for t in range(4):
@@ -906,7 +923,69 @@ def _quick_tricks(st: np.ndarray) -> int:
                     and not (discards and spare_trumps)
                 ):
                     best = max(best, first + then)
+    if best == 0 and _partner_ruff(st) >= 0:
+        best = 1
     return best
+
+
+@njit(cache=True)
+def _partner_ruff(st: np.ndarray) -> int:
+    """A trick the leader's side surely takes by ruffing: the leader can lead a suit in
+    which a partner is void and holds a trump higher than every trump of an opponent
+    also void in it (the others follow suit, or hold no trump). Returns the lowest rank
+    bit of trumps that rests on (NO_RANK: none, no opponent can ruff), -1 if there is
+    no such trick. Throwing rules are left out."""
+    trump = st[TRUMP]
+    if trump < 0 or _any_must_throw(st):
+        return -1
+    leader = st[TO_ACT]
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> leader) & 1
+    for s in range(4):
+        if s == trump or not st[HANDS + leader * SUITS + s] or not _may_lead_suit(st, s):
+            continue
+        opp_top = -1  # the highest trump of an opponent void in the suit
+        for o in range(st[N_SEATS]):
+            if ((maxi >> o) & 1) != side and not st[HANDS + o * SUITS + s]:
+                opp_top = max(opp_top, _top_bit(st[HANDS + o * SUITS + trump]))
+        for p in range(st[N_SEATS]):
+            trumps = st[HANDS + p * SUITS + trump]
+            if (p != leader and ((maxi >> p) & 1) == side and trumps
+                    and not st[HANDS + p * SUITS + s] and _top_bit(trumps) > opp_top):
+                return _top_bit(trumps) if opp_top >= 0 else NO_RANK
+    return -1
+
+
+@njit(cache=True)
+def _split_tops(st: np.ndarray, leader: int, p: int, s: int) -> int:
+    """2 when the two highest cards of suit ``s`` are one the leader's and one partner
+    ``p``'s, each holding another card of the suit, and nobody can ruff two rounds: the
+    leader leads low to the partner's top card and the partner leads back to the
+    leader's, who is on lead again. Else 0."""
+    if (_popcount(st[HANDS + leader * SUITS + s]) < 2
+            or _popcount(st[HANDS + p * SUITS + s]) < 2
+            or not _may_lead_suit(st, s) or _any_must_throw(st)):
+        return 0
+    union = _suit_in_play(st, s)
+    top = _top_bit(union)
+    second = _top_bit(union & ~(1 << top))
+    pair = (1 << top) | (1 << second)
+    mine = st[HANDS + leader * SUITS + s] & pair
+    theirs = st[HANDS + p * SUITS + s] & pair
+    if mine == 0 or theirs == 0 or mine | theirs != pair:
+        return 0
+    return 2 if _ruff_cap(st, leader, s) >= 2 else 0
+
+
+@njit(cache=True)
+def _cashable_with(st: np.ndarray, leader: int, p: int) -> int:
+    """Tricks the leader can cash with partner ``p``'s help, the lead coming back to
+    him after each suit: his runs from the top, or two rounds of a suit whose two
+    highest cards they share (played first: the partner follows with his own cards)."""
+    total = 0
+    for s in range(4):
+        total += max(_run_from_top(st, leader, s), _split_tops(st, leader, p, s))
+    return total
 
 
 @njit(cache=True)
@@ -937,6 +1016,19 @@ def _quick_tricks_ranks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -
     for p in range(st[N_SEATS]):
         if p == leader or ((maxi >> p) & 1) != side:
             continue
+        if _cashable_with(st, leader, p) >= needed:
+            for s in range(4):
+                run = _run_from_top(st, leader, s)
+                if _split_tops(st, leader, p, s) > run:
+                    union = _suit_in_play(st, s)
+                    mv[rel + s] = min(mv[rel + s], _top_bit(union & ~(1 << _top_bit(union))))
+                elif run:
+                    mv[rel + s] = min(mv[rel + s], _stopper(st, leader, s))
+            return
+        if needed == 1 and _cashable(st, leader) == 0 and _partner_ruff(st) >= 0:
+            trump = st[TRUMP]
+            mv[rel + trump] = min(mv[rel + trump], _partner_ruff(st))
+            return
         s = _entry_suit(st, leader, p)
         if s >= 0 and _cashable(st, p) >= needed:
             _cashed_runs_matter(st, mv, rel, p)
@@ -986,9 +1078,9 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
         mine = _longest(st, 1, trump)
         theirs = _longest(st, 0, trump)
         if mine and not theirs:
-            return 1 if target <= mine else -1
+            return 1 if target <= mine + _ruff_besides(st, mine) else -1
         if theirs and not mine:
-            return 0 if target > left - theirs else -1
+            return 0 if target > left - theirs - _ruff_besides(st, theirs) else -1
         if mine:
             return -1
     leader = st[TO_ACT]
@@ -1010,6 +1102,27 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
         if holder >= 0 and ((maxi >> holder) & 1) != side and _longest(st, side, s):
             mv[rel + s] = _top_bit(st[HANDS + holder * SUITS + s])
     return 0 if side else 1
+
+
+@njit(cache=True)
+def _ruff_besides(st: np.ndarray, longest: int) -> int:
+    """1 when the side on lead holds every trump, the leader holds ``longest`` of them
+    (the side's longest holding) and can lead a suit a partner holding a trump is void
+    in: that ruff is a trick besides the one each of the leader's trumps wins. Else 0."""
+    leader = st[TO_ACT]
+    trump = st[TRUMP]
+    if _popcount(st[HANDS + leader * SUITS + trump]) != longest or _any_must_throw(st):
+        return 0
+    maxi = st[MAXIMIZERS]
+    for p in range(st[N_SEATS]):
+        if (p == leader or ((maxi >> p) & 1) != ((maxi >> leader) & 1)
+                or not st[HANDS + p * SUITS + trump]):
+            continue
+        for s in range(4):
+            if (s != trump and st[HANDS + leader * SUITS + s]
+                    and not st[HANDS + p * SUITS + s] and _may_lead_suit(st, s)):
+                return 1
+    return 0
 
 
 @njit(cache=True)
@@ -1247,13 +1360,13 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         if trump >= 0:
             holder = _holder_of_top(st, trump)
             if holder >= 0:
-                run = _top_run(st, holder, trump)
+                run, lowest = _top_trump_tricks(st, holder, trump)
                 if (st[MAXIMIZERS] >> holder) & 1:
                     if target <= run:
-                        mv[rel + trump] = _stopper(st, holder, trump)
+                        mv[rel + trump] = lowest
                         return True
                 elif target > left - run:
-                    mv[rel + trump] = _stopper(st, holder, trump)
+                    mv[rel + trump] = lowest
                     return False
         later = _later_tricks(st, mv, rel, target, left)
         if later >= 0:
