@@ -26,39 +26,20 @@ def estimate_tricks(
     guard = 0.1 * (3 - opponents)  # honours gain a little value at smaller tables
 
     short_suits: list[int] = []
+    no_trump = trump == NO_SUIT
     for suit in range(4):
         if suit == trump:
             continue
         cards = hand & order.suit_masks[suit] & ~trump_cards
-        length = cards.bit_count()
-        short_suits.append(length)
-        tops = _tops(cards, order, deck)
-        if length == 0:
-            continue
-        # the side suit's honours: position from the top of the suit (0 = best card)
-        for i, top in enumerate(tops):
-            if top == 0:
-                tricks += 1.0 if length <= 6 else 0.8
-            elif top == 1 and length >= 2:
-                tricks += (0.85 if i >= 1 else 0.6) + guard
-            elif top == 2 and length >= 3:
-                tricks += (0.5 if i >= 1 else 0.3) + guard
-        if trump == NO_SUIT and tops and length > 4:
-            tricks += 0.7 * (length - 4)  # without trumps a long suit's small cards run
+        short_suits.append(cards.bit_count())
+        if cards:
+            # added one by one, as the sum was always made: the same float to the last bit
+            for gain in _side_suit_gains(cards, order, deck, guard, no_trump):
+                tricks += gain
     if trump != NO_SUIT:
-        tops = _tops(trump_cards, order, deck)
-        honours = 0.0
-        for top in tops:
-            if top == 0:
-                honours += 1.0
-            elif top == 1:
-                honours += 1.0 if n_trumps >= 2 else 0.5
-            elif top == 2:
-                honours += 0.8 if n_trumps >= 3 else 0.3
-            elif top == 3:
-                honours += 0.5 if n_trumps >= 4 else 0.1
+        honours, n_tops = _trump_honours(trump_cards, order, deck)
         # spare trumps ruff short side suits; past the fourth, trumps are long-suit tricks
-        spare = max(0, n_trumps - len(tops))
+        spare = max(0, n_trumps - n_tops)
         ruffs = 0.0
         for length_side in sorted(short_suits):
             if spare <= 0:
@@ -76,6 +57,65 @@ def estimate_tricks(
         long_trumps = max(0, n_trumps - 4) * 0.6
         tricks += min(float(n_trumps), honours + ruffs + long_trumps)
     return tricks
+
+
+_GAINS: dict[tuple[CardSet, CardSet, bool, float, bool], tuple[float, ...]] = {}
+_HONOURS: dict[tuple[CardSet, CardSet, bool, int], tuple[float, int]] = {}
+_MEMO_MAX = 1 << 16
+"""A suit's part of an estimate depends on that suit's cards alone, and bidding, trumps
+and discards estimate many hands sharing most suits (a dummy less two cards, a hand in
+every mode): the parts are remembered, the tables emptied when they reach this size."""
+
+
+def _side_suit_gains(
+    cards: CardSet, order: CardOrder, deck: CardSet, guard: float, no_trump: bool
+) -> tuple[float, ...]:
+    """The tricks a side suit's cards add to an estimate, term by term in the order they
+    are added (an honour's worth by its place from the top, then a long suit's run)."""
+    key = (cards, deck, order.low, guard, no_trump)
+    found = _GAINS.get(key)
+    if found is not None:
+        return found
+    length = cards.bit_count()
+    tops = _tops(cards, order, deck)
+    gains: list[float] = []
+    for i, top in enumerate(tops):
+        if top == 0:
+            gains.append(1.0 if length <= 6 else 0.8)
+        elif top == 1 and length >= 2:
+            gains.append((0.85 if i >= 1 else 0.6) + guard)
+        elif top == 2 and length >= 3:
+            gains.append((0.5 if i >= 1 else 0.3) + guard)
+    if no_trump and tops and length > 4:
+        gains.append(0.7 * (length - 4))  # without trumps a long suit's small cards run
+    if len(_GAINS) >= _MEMO_MAX:
+        _GAINS.clear()
+    found = _GAINS[key] = tuple(gains)
+    return found
+
+
+def _trump_honours(trumps: CardSet, order: CardOrder, deck: CardSet) -> tuple[float, int]:
+    """What the top trumps of a hand are worth, and how many of the top four it holds."""
+    key = (trumps, deck, order.low, order.trump)
+    found = _HONOURS.get(key)
+    if found is not None:
+        return found
+    n_trumps = trumps.bit_count()
+    tops = _tops(trumps, order, deck)
+    honours = 0.0
+    for top in tops:
+        if top == 0:
+            honours += 1.0
+        elif top == 1:
+            honours += 1.0 if n_trumps >= 2 else 0.5
+        elif top == 2:
+            honours += 0.8 if n_trumps >= 3 else 0.3
+        elif top == 3:
+            honours += 0.5 if n_trumps >= 4 else 0.1
+    if len(_HONOURS) >= _MEMO_MAX:
+        _HONOURS.clear()
+    found = _HONOURS[key] = (honours, len(tops))
+    return found
 
 
 def _tops(cards: CardSet, order: CardOrder, deck: CardSet) -> list[int]:

@@ -69,7 +69,9 @@ class Strategy:
     # --- entry point ------------------------------------------------------------------------
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        if any(isinstance(a, Play) for a in legal):
+        # plays come first in a legal list: the scan is for the rare list that starts
+        # otherwise
+        if isinstance(legal[0], Play) or any(isinstance(a, Play) for a in legal):
             return self.play(obs, legal)
         return self.decide(obs, legal)
 

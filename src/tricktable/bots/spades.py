@@ -10,11 +10,13 @@ opponents can still be set, covers partner's nil and hunts the opponents'.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from ..engine.actions import Action, Bid, Give, Pass
 from ..engine.cards import Card, cards_of
+from ..engine.game import Game
 from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
@@ -103,19 +105,23 @@ class SpadesStrategy(Strategy):
 
     # --- play ---------------------------------------------------------------------------
 
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        super().__init__(game, seat, rng)
+        options: Any = game.options
+        self.nil_tricks_count = bool(getattr(options, "nil_tricks_count", True))
+        self.bags_hurt = int(getattr(options, "bag_limit", 10)) > 0
+
     def goals(self, obs: Observation, view: CardView, actor: int) -> Goals:
         bids: Sequence[int | None] = obs.info.get("bids", (None,) * 4)
-        options: Any = self.game.options
-        counts = bool(getattr(options, "nil_tricks_count", True))
+        counts = self.nil_tricks_count
         mine = (actor % 2, actor % 2 + 2)
         theirs = (1 - actor % 2, 3 - actor % 2)
         need = team_need(bids, obs.won, mine, counts)
         their_need = team_need(bids, obs.won, theirs, counts)
         avoid = frozenset(s for s in mine if bids[s] == 0 and obs.won[s] == 0)
         hunt = frozenset(s for s in theirs if bids[s] == 0 and obs.won[s] == 0)
-        bags_hurt = int(getattr(options, "bag_limit", 10)) > 0
         # Setting the opponents is worth more than the bags it costs.
-        cost = bags_hurt and their_need <= 0
+        cost = self.bags_hurt and their_need <= 0
         return Goals(frozenset(mine), need, cost, avoid, hunt)
 
 

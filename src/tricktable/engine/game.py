@@ -362,7 +362,14 @@ class Game(TrickPlay):
             if listed is None:
                 listed = _play_list(seat, mask)
             out: list[Action] = list(listed)
-            return out + self.extra_play_actions(state) if self.has_extra_play_actions else out
+            if self.has_extra_play_actions:
+                # worked out once per state, as the plays are: the table and the
+                # observation of one decision both ask
+                extra = state._legal_other
+                if extra is None:
+                    extra = state._legal_other = tuple(self.extra_play_actions(state))
+                out.extend(extra)
+            return out
         if phase in _BETWEEN_HANDS or phase is _GAME_OVER:
             return []
         others = state._legal_other
@@ -620,8 +627,10 @@ class Game(TrickPlay):
     def observe(self, state: State, seat: int) -> Observation:
         """What ``seat`` may see now. Contains nothing it may not know."""
         controls = self.controlled_by(state, seat)
-        if self._turns_only and state.to_act not in controls:
-            legal: tuple[Action, ...] = ()  # not its turn, and no game action out of turn
+        legal: tuple[Action, ...]
+        if self._turns_only:
+            # no action out of turn: every legal action is the seat to act's
+            legal = tuple(self.legal_actions(state)) if state.to_act in controls else ()
         else:
             # only this seat's own choices: the seat to act's list may hold other seats'
             # out-of-turn actions (3B changes of bid, whist renege calls)

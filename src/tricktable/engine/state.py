@@ -150,7 +150,9 @@ class State:
         # share one computation per state. Code that edits fields by hand (tests setting
         # up a position) calls ``changed()`` afterwards.
         self._legal_plays = 0
-        self._legal_other: tuple[Action, ...] | None = None  # the same, outside play
+        # the same for the other actions: outside play the legal list, in play the actions
+        # beside the plain plays (3B's aces called low, whist renege calls)
+        self._legal_other: tuple[Action, ...] | None = None
         # Per viewer, the hand's history as it saw it: (the actions list it was written
         # from, the game's redaction epoch, the lines). See ``Game.history_for``.
         self._histories: dict[int, tuple[list[Action], object, tuple[str, ...]]] = {}
