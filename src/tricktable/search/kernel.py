@@ -838,7 +838,7 @@ def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
         seat = st[NEXT + seat]
     if beaten:
         mv[rel + win_suit] = min(mv[rel + win_suit], win_bit)
-    return (st[COUNTED] >> win_seat) & 1
+    return int((st[COUNTED] >> win_seat) & 1)
 
 
 @njit(cache=True)
