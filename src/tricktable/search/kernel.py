@@ -70,7 +70,12 @@ FORCED = HITS + 1
 # Suits (a bit each) whose cards a rule tells apart by rank: a stored result holds only
 # for the very same cards of them, so the table's key holds those cards themselves.
 PARTIAL = FORCED + SUITS
-TRICK_CARDS = PARTIAL + 1
+# Per internal suit, every card of it still in a hand (kept up to date by the search).
+IN_HANDS = PARTIAL + 1
+# Per internal suit and rank bit (16 a suit), the seat the card was dealt to: a card
+# only ever leaves that hand, so this never changes during a search.
+HOLDER = IN_HANDS + SUITS
+TRICK_CARDS = HOLDER + SUITS * 16
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -327,10 +332,7 @@ def _trick_winner(st: np.ndarray) -> int:
 @njit(cache=True)
 def _suit_in_play(st: np.ndarray, suit: int) -> int:
     """Every card of a suit still in a hand or in the trick in progress."""
-    m = _in_trick(st, suit)
-    for seat in range(st[N_SEATS]):
-        m |= st[HANDS + seat * SUITS + suit]
-    return m
+    return _in_trick(st, suit) | st[IN_HANDS + suit]
 
 
 @njit(cache=True)
@@ -497,14 +499,8 @@ def _gen_moves(
 @njit(cache=True)
 def _holder_of_top(st: np.ndarray, suit: int) -> int:
     """The seat holding the highest card of a suit still in the hands, or -1."""
-    best = -1
-    holder = -1
-    for seat in range(st[N_SEATS]):
-        b = _top_bit(st[HANDS + seat * SUITS + suit])
-        if b > best:
-            best = b
-            holder = seat
-    return holder
+    union = st[IN_HANDS + suit]
+    return int(st[HOLDER + suit * 16 + _top_bit(union)]) if union else -1
 
 
 @njit(cache=True)
@@ -533,9 +529,7 @@ def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
-    union = 0
-    for o in range(st[N_SEATS]):
-        union |= st[HANDS + o * SUITS + suit]
+    union = st[IN_HANDS + suit]
     run = 0
     b = 14
     while b >= 0:
@@ -583,25 +577,17 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     exact = 0
     for s in range(SUITS):
         if (st[PARTIAL] >> s) & 1:
-            union = 0
-            for seat in range(nseats):
-                union |= st[HANDS + seat * SUITS + s]
-            exact = (exact << 15) | union
+            exact = (exact << 15) | st[IN_HANDS + s]
     key[k + 4] = exact
     for s in range(SUITS):
         word = 0
         count = 0
-        union = 0
-        for seat in range(nseats):
-            union |= st[HANDS + seat * SUITS + s]
+        union = st[IN_HANDS + s]
         while union:
             b = _top_bit(union)
             union &= ~(1 << b)
-            for seat in range(nseats):
-                if (st[HANDS + seat * SUITS + s] >> b) & 1:
-                    word = (word << 3) | (seat + 1)
-                    count += 1
-                    break
+            word = (word << 3) | (st[HOLDER + s * 16 + b] + 1)
+            count += 1
         key[k + OWNERS + s] = word
         key[k + COUNTS + s] = count
     # the chain: the shape and the holders of each suit's top cards that every entry
@@ -661,9 +647,7 @@ def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
     the holders of those top cards into ks_out[o..o+4]."""
     packed = 0
     for s in range(SUITS):
-        union = 0
-        for seat in range(st[N_SEATS]):
-            union |= st[HANDS + seat * SUITS + s]
+        union = st[IN_HANDS + s]
         t = min(mv[rel + s], st[FORCED + s])
         top = _popcount(union >> t) if t < NO_RANK else 0
         top = max(top, min(ALWAYS_TOP, key[k + COUNTS + s]))
@@ -686,10 +670,7 @@ def _set_relevant_from_entry(st: np.ndarray, tt: np.ndarray, slot: int, mv: np.n
 def _stopper(st: np.ndarray, seat: int, s: int) -> int:
     """The highest card of suit ``s`` not held by ``seat`` (its rank bit), NO_RANK if the
     others hold none: ``seat``'s run from the top depends on the ranks down to it."""
-    others = 0
-    for o in range(st[N_SEATS]):
-        if o != seat:
-            others |= st[HANDS + o * SUITS + s]
+    others = st[IN_HANDS + s] & ~st[HANDS + seat * SUITS + s]
     return _top_bit(others) if others else NO_RANK
 
 
@@ -723,20 +704,21 @@ def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
     mine = st[HANDS + seat * SUITS + s]
     if not mine or not _may_lead_suit(st, s):
         return 0
-    others = 0
-    longest = 0
-    for o in range(st[N_SEATS]):
-        if o != seat:
-            held = st[HANDS + o * SUITS + s]
-            others |= held
-            longest = max(longest, _popcount(held))
+    others = st[IN_HANDS + s] & ~mine
     # my cards above every other hand's
     run = _popcount(mine >> (_top_bit(others) + 1)) if others else _popcount(mine)
+    if not run:
+        return 0
     cap = _ruff_cap(st, seat, s)
-    if run and cap == 99 and longest <= run and not _any_must_throw(st):
+    if cap == 99 and not _any_must_throw(st):
         # long cards: when no other hand holds more of the suit than the run, every
         # other hand is out of it once the run is cashed, and nobody can ruff
-        return _popcount(mine)
+        longest = 0
+        for o in range(st[N_SEATS]):
+            if o != seat:
+                longest = max(longest, _popcount(st[HANDS + o * SUITS + s]))
+        if longest <= run:
+            return _popcount(mine)
     return min(run, cap)
 
 
@@ -883,49 +865,85 @@ def _discards_free(st: np.ndarray, seat: int) -> bool:
 
 
 @njit(cache=True)
-def _quick_tricks(st: np.ndarray) -> int:
-    """A lower bound of the tricks of the leader's side: what the leader can cash from the
-    top; or what a partner can cash once reached by leading a suit whose highest card he
-    holds (the partner then keeps the lead), after the leader has cashed his own winners
-    in the other suits when that is safe: the partner, following or discarding meanwhile,
-    has cards enough to spare outside his own winners and no trump he might have to
-    spend on them."""
+def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool:
+    """Whether the leader's side surely takes ``needed`` tricks by cashing winners, and
+    if so the ranks that rests on into mv[rel:]. Tried in turn, the first that is enough
+    deciding (a position with more winners elsewhere cashes as many, so each rests only
+    on the suits it cashes, down to their stoppers):
+
+    - the leader's runs from the top;
+    - with a partner's help: two rounds of a suit whose two top cards they share (the
+      lead comes back to the leader) besides the leader's runs;
+    - one trick, ruffed by a partner;
+    - a partner's runs, reached by leading a suit whose top card he holds (he keeps the
+      lead); or those after the leader's own in the other suits, when that is safe: the
+      partner, following or discarding meanwhile, has cards enough to spare outside his
+      winners and no trump he might have to spend on them (this rests on every suit).
+    """
     leader = st[TO_ACT]
     maxi = st[MAXIMIZERS]
     side = (maxi >> leader) & 1
-    best = _cashable(st, leader)
+    runs = 0  # the leader's run in each suit, 5 bits a suit
+    own = 0
+    for s in range(4):
+        r = _run_from_top(st, leader, s)
+        runs |= r << (5 * s)
+        own += r
+    if own >= needed:
+        _cashed_runs_matter(st, mv, rel, leader)
+        return True
     for p in range(st[N_SEATS]):
         if p == leader or ((maxi >> p) & 1) != side:
             continue
-        best = max(best, _cashable_with(st, leader, p))
+        extra = 0
+        for s in range(4):
+            extra += max(0, _split_tops(st, leader, p, s) - ((runs >> (5 * s)) & 31))
+        if extra and own + extra >= needed:
+            for s in range(4):
+                if _split_tops(st, leader, p, s) > (runs >> (5 * s)) & 31:
+                    union = _suit_in_play(st, s)
+                    mv[rel + s] = min(mv[rel + s], _top_bit(union & ~(1 << _top_bit(union))))
+                elif (runs >> (5 * s)) & 31:
+                    mv[rel + s] = min(mv[rel + s], _stopper(st, leader, s))
+            return True
+    if needed == 1:
+        ruff = _partner_ruff(st)
+        if ruff >= 0:
+            trump = st[TRUMP]
+            mv[rel + trump] = min(mv[rel + trump], ruff)
+            return True
+    for p in range(st[N_SEATS]):
+        if p == leader or ((maxi >> p) & 1) != side:
+            continue
         s = _entry_suit(st, leader, p)
-        if s >= 0:
-            then = _cashable(st, p)
-            best = max(best, then)
-            if _discards_free(st, p):
-                first = 0
-                discards = 0
-                for t in range(4):
-                    if t == s:
-                        continue
-                    r = _run_from_top(st, leader, t)
-                    first += r
-                    discards += max(0, r - _popcount(st[HANDS + p * SUITS + t]))
-                # Every card the partner plays meanwhile must be a loser, and a discarded
-                # trump would win the trick and strand the lead with him.
-                trump = st[TRUMP]
-                spare_trumps = trump >= 0 and _popcount(
-                    st[HANDS + p * SUITS + trump]
-                ) > _run_from_top(st, p, trump)
-                if (
-                    first
-                    and first + then <= _cards_held(st, p)
-                    and not (discards and spare_trumps)
-                ):
-                    best = max(best, first + then)
-    if best == 0 and _partner_ruff(st) >= 0:
-        best = 1
-    return best
+        if s < 0:
+            continue
+        then = _cashable(st, p)
+        if then >= needed:
+            _cashed_runs_matter(st, mv, rel, p)
+            mv[rel + s] = min(mv[rel + s], _top_bit(st[HANDS + p * SUITS + s]))
+            return True
+        if not _discards_free(st, p):
+            continue
+        first = own - ((runs >> (5 * s)) & 31)
+        if not first or first + then < needed or first + then > _cards_held(st, p):
+            continue
+        discards = 0
+        for t in range(4):
+            if t != s:
+                discards += max(0, ((runs >> (5 * t)) & 31) - _popcount(st[HANDS + p * SUITS + t]))
+        # Every card the partner plays meanwhile must be a loser, and a discarded trump
+        # would win the trick and strand the lead with him.
+        trump = st[TRUMP]
+        spare_trumps = trump >= 0 and _popcount(
+            st[HANDS + p * SUITS + trump]
+        ) > _run_from_top(st, p, trump)
+        if not (discards and spare_trumps):
+            for q in range(st[N_SEATS]):
+                if ((maxi >> q) & 1) == side:
+                    _runs_matter(st, mv, rel, q)
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -978,17 +996,6 @@ def _split_tops(st: np.ndarray, leader: int, p: int, s: int) -> int:
 
 
 @njit(cache=True)
-def _cashable_with(st: np.ndarray, leader: int, p: int) -> int:
-    """Tricks the leader can cash with partner ``p``'s help, the lead coming back to
-    him after each suit: his runs from the top, or two rounds of a suit whose two
-    highest cards they share (played first: the partner follows with his own cards)."""
-    total = 0
-    for s in range(4):
-        total += max(_run_from_top(st, leader, s), _split_tops(st, leader, p, s))
-    return total
-
-
-@njit(cache=True)
 def _entry_suit(st: np.ndarray, leader: int, p: int) -> int:
     """The first suit in which ``leader`` can reach partner ``p``: it holds and may lead
     the suit, ``p`` holds its highest card, and no opponent can ruff the first round;
@@ -998,45 +1005,6 @@ def _entry_suit(st: np.ndarray, leader: int, p: int) -> int:
                 and _holder_of_top(st, s) == p and _ruff_cap(st, leader, s) >= 1):
             return s
     return -1
-
-
-@njit(cache=True)
-def _quick_tricks_ranks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> None:
-    """The ranks a cut by ``_quick_tricks`` rests on, ``needed`` tricks being enough.
-    When one hand's runs give them (the leader's, or a partner's reached in a suit whose
-    highest card it holds), only the suits it cashes in count, down to their stoppers (a
-    position with more winners elsewhere cashes as many); otherwise every suit of every
-    hand of the side."""
-    leader = st[TO_ACT]
-    maxi = st[MAXIMIZERS]
-    side = (maxi >> leader) & 1
-    if _cashable(st, leader) >= needed:
-        _cashed_runs_matter(st, mv, rel, leader)
-        return
-    for p in range(st[N_SEATS]):
-        if p == leader or ((maxi >> p) & 1) != side:
-            continue
-        if _cashable_with(st, leader, p) >= needed:
-            for s in range(4):
-                run = _run_from_top(st, leader, s)
-                if _split_tops(st, leader, p, s) > run:
-                    union = _suit_in_play(st, s)
-                    mv[rel + s] = min(mv[rel + s], _top_bit(union & ~(1 << _top_bit(union))))
-                elif run:
-                    mv[rel + s] = min(mv[rel + s], _stopper(st, leader, s))
-            return
-        if needed == 1 and _cashable(st, leader) == 0 and _partner_ruff(st) >= 0:
-            trump = st[TRUMP]
-            mv[rel + trump] = min(mv[rel + trump], _partner_ruff(st))
-            return
-        s = _entry_suit(st, leader, p)
-        if s >= 0 and _cashable(st, p) >= needed:
-            _cashed_runs_matter(st, mv, rel, p)
-            mv[rel + s] = min(mv[rel + s], _top_bit(st[HANDS + p * SUITS + s]))
-            return
-    for p in range(st[N_SEATS]):
-        if ((maxi >> p) & 1) == side:
-            _runs_matter(st, mv, rel, p)
 
 
 @njit(cache=True)
@@ -1347,14 +1315,9 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         elif target == left and _trick_is_ours(st, mv, rel):
             return False
     if n == 0 and st[MAXIMIZERS] == st[COUNTED]:
-        qt = _quick_tricks(st)
-        if qt > 0:
-            leader = st[TO_ACT]
-            cut = qt >= target if (st[MAXIMIZERS] >> leader) & 1 else left - qt < target
-            if cut:
-                side = (st[MAXIMIZERS] >> leader) & 1
-                _quick_tricks_ranks(st, mv, rel, target if side else left - target + 1)
-                return bool(side)
+        side = (st[MAXIMIZERS] >> st[TO_ACT]) & 1
+        if _quick_tricks(st, mv, rel, target if side else left - target + 1):
+            return bool(side)
         # each of the highest trumps held in one hand takes a trick when it is played
         trump = st[TRUMP]
         if trump >= 0:
@@ -1419,6 +1382,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             continue
         low = code & 1
         st[base + s] &= ~(1 << bit)
+        st[IN_HANDS + s] &= ~(1 << bit)
         if n > 0:
             if old_led < 0:
                 st[LED] = s if s < 4 else -1
@@ -1461,6 +1425,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         st[LED] = old_led
         st[BROKEN] = old_broken
         st[base + s] |= 1 << bit
+        st[IN_HANDS + s] |= 1 << bit
         if (maximizing and r) or (not maximizing and not r):
             # a cut-off: this move alone decides, so only its ranks matter
             result = bool(r)

@@ -159,6 +159,10 @@ class Solver:
             st[k.HANDS + seat * 5:k.HANDS + seat * 5 + 5] = per_suit
             for s in range(5):
                 in_play[s] |= per_suit[s]
+                st[k.IN_HANDS + s] |= per_suit[s]
+                for b in range(15):
+                    if per_suit[s] >> b & 1:
+                        st[k.HOLDER + s * 16 + b] = seat
         st[k.NEXT:k.NEXT + n] = pos.next_seat
         for i, (seat, c) in enumerate(pos.trick):
             s, b = _encode_card(order, c)
