@@ -332,7 +332,7 @@ def _trick_winner(st: np.ndarray) -> int:
 @njit(cache=True)
 def _suit_in_play(st: np.ndarray, suit: int) -> int:
     """Every card of a suit still in a hand or in the trick in progress."""
-    return _in_trick(st, suit) | st[IN_HANDS + suit]
+    return int(_in_trick(st, suit) | st[IN_HANDS + suit])
 
 
 @njit(cache=True)
