@@ -598,6 +598,21 @@ class Game(TrickPlay):
         """Game facts for the observation: bids, contract, trumps, running scores..."""
         return {}
 
+    def play_facts(
+        self, state: State, viewer: int, facts: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """``facts()``, worked out once per viewer and hand and then kept: for the part of
+        ``public_info`` that the caller knows stays fixed from now to the end of the
+        hand's play (the auction's facts once the cards are being played), which was
+        otherwise rebuilt for every observation. Each call hands out a dict of its own;
+        the caller copies any value in it that could be changed in place (a dict)."""
+        kept = state._hand_facts.get(viewer)
+        if kept is not None and kept[0] is state.actions:  # a new hand has a new list
+            return dict(kept[1])
+        info = facts()
+        state._hand_facts[viewer] = (state.actions, info)
+        return dict(info)
+
     def redaction_epoch(self, state: State, viewer: int) -> object:
         """Changes whenever ``redact`` would now write an earlier action differently for
         ``viewer`` (Paperless shows a pass to its receiver once both passes are made).

@@ -88,6 +88,7 @@ class State:
     """The state of a game at a table. Games subclass it to add their own fields."""
 
     __slots__ = (
+        "_hand_facts",
         "_histories",
         "_legal_other",
         "_legal_plays",
@@ -156,12 +157,17 @@ class State:
         # Per viewer, the hand's history as it saw it: (the actions list it was written
         # from, the game's redaction epoch, the lines). See ``Game.history_for``.
         self._histories: dict[int, tuple[list[Action], object, tuple[str, ...]]] = {}
+        # Per viewer, the game's public facts that stay fixed through the play of this
+        # hand: (the actions list they were worked out for, the facts). See
+        # ``Game.play_facts``.
+        self._hand_facts: dict[int, tuple[list[Action], dict[str, Any]]] = {}
 
     def changed(self) -> None:
         """Forget what was worked out from the fields (after editing them by hand)."""
         self._legal_plays = 0
         self._legal_other = None
         self._histories = {}
+        self._hand_facts = {}
 
     # --- conveniences ----------------------------------------------------------------------
 
@@ -183,7 +189,7 @@ class State:
                 if not hasattr(self, name):
                     continue
                 value = getattr(self, name)
-                if name == "_histories":
+                if name in ("_histories", "_hand_facts"):
                     continue  # bound to this state's own actions list: see below
                 # the game (rules and options) is shared on purpose: it never changes
                 setattr(new, name, value if name == "game" else independent(value))
@@ -195,6 +201,7 @@ class State:
             for viewer, (actions, epoch, history) in self._histories.items()
             if actions is self.actions
         }
+        new._hand_facts = {}  # cheap to work out again, once per hand
         return new
 
     def hand_log(self) -> list[HandLog]:

@@ -40,6 +40,8 @@ MIRROR_RULE = ("in Mirror there is no bidding: each bid is the number of spades 
 SUICIDE_RULE = ("in Suicide every team bid is 4 or more and carries exactly one nil on "
                 "whichever team the bidder ends up in: on his own hand, or on the dummy and "
                 "both other players together")
+_FACT_DICTS = ("peeks", "flips", "flipped", "peeked", "bags", "contracts")
+"""The keys of ``public_info`` whose values are dicts (copied for each observation)."""
 PEEK_CHOICES = ("none", "three-peeky", "four-peeky", "flip-1", "flip-2", "flip-3", "flip-4")
 """The ``peek`` option: how many dummy cards each real player looks at (privately) or
 turns face up (for all) before the bidding."""
@@ -508,6 +510,19 @@ class DummyHandSpades(Game):
         player peeked at or flipped and the flipped cards, the declarations that apply,
         bags and target. Private to the viewer: the cards at the positions it peeked at."""
         assert isinstance(state, DummyHandSpadesState)
+        if not self.dummy_shown(state):
+            return self._info(state, viewer)
+        # from the opening lead to the score only whether spades are broken changes
+        info = self.play_facts(state, viewer, lambda: self._info(state, viewer))
+        info["spades_broken"] = state.trump_broken
+        # the kept facts' dicts are this observation's own, as they were when built anew
+        info["bids"] = tuple(None if b is None else dict(b) for b in info["bids"])
+        for key in _FACT_DICTS:
+            if key in info:
+                info[key] = dict(info[key])
+        return info
+
+    def _info(self, state: DummyHandSpadesState, viewer: int) -> dict[str, Any]:
         declarer = state.declarer
         known = declarer >= 0
         info: dict[str, Any] = {

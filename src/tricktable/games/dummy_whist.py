@@ -664,6 +664,20 @@ class WhistGame(Game):
         renege calls made (not their verdicts, which come with the score). Private to the
         viewer: the renege calls he may make now, his discards (declarer, jokers)."""
         assert isinstance(state, WhistState)
+        if state.phase is Phase.PLAY:
+            # the auction, contract and discards are fixed while the cards are played
+            info = self.play_facts(state, viewer, lambda: self._auction_info(state, viewer))
+        else:
+            info = self._auction_info(state, viewer)
+        info["renege_calls"] = tuple(state.renege_calls)
+        info["renege_calls_open"] = tuple(
+            a.trick for a in self.renege_calls_for(state, viewer)
+        )
+        return info
+
+    def _auction_info(self, state: WhistState, viewer: int) -> dict[str, Any]:
+        """The public facts of ``public_info`` that only the auction and the exchange
+        change."""
         known = state.declarer >= 0  # the auction is over (this hand's, or the last)
         best = state.best
         in_play = known and state.phase in (Phase.PLAY, Phase.SCORING, Phase.GAME_OVER)
@@ -679,10 +693,6 @@ class WhistGame(Game):
             "need": BOOK + best.tricks if known and best else None,
             "target": self.options.target,
             "honour": self.options.honour,
-            "renege_calls": tuple(state.renege_calls),
-            "renege_calls_open": tuple(
-                a.trick for a in self.renege_calls_for(state, viewer)
-            ),
         }
         if viewer == state.declarer and state.discards:
             info["discards"] = format_set(state.discards)

@@ -636,6 +636,13 @@ class ThreeBSpades(Game):
 
     def public_info(self, state: State, viewer: int) -> dict[str, Any]:
         assert isinstance(state, ThreeBSpadesState)
+        if state.phase is Phase.PLAY and (state.tricks or state.trick_cards):
+            # a card laid: the bids and the rebid window are closed, the opening lead
+            # (gaccing) is known, and nothing else changes before the hand is scored
+            return self.play_facts(state, viewer, lambda: self._info(state, viewer))
+        return self._info(state, viewer)
+
+    def _info(self, state: ThreeBSpadesState, viewer: int) -> dict[str, Any]:
         bids = [b for s in state.bidders if (b := state.bids[s]) is not None]
         bidding_over = state.n_bid == len(state.bidders) and state.phase is not Phase.DEAL
         out = self.sitting_out(state)
