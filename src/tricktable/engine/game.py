@@ -162,6 +162,12 @@ class Game(TrickPlay):
             and type(self).check_play is TrickPlay.check_play
         )
 
+    @property
+    def turns_only(self) -> bool:
+        """True when only the seat to act (or whoever plays for it) ever has a choice: no
+        action out of turn, so every legal action is the seat to act's."""
+        return self._turns_only
+
     def configure(self) -> None:
         """Set seats, entities, deck and card order from the options."""
 

@@ -127,12 +127,15 @@ class Table:
         # their players first; each may take one or let it pass.
         mine: list[Action] = []
         others: dict[int, list[Action]] = {}
-        for a in legal:
-            seat = game.controller(state, a.seat)
-            if seat == chooser:
-                mine.append(a)
-            elif seat in self.agents:
-                others.setdefault(seat, []).append(a)
+        if game.turns_only:
+            mine = list(legal)  # all the seat to act's: no one else to offer anything
+        else:
+            for a in legal:
+                seat = game.controller(state, a.seat)
+                if seat == chooser:
+                    mine.append(a)
+                elif seat in self.agents:
+                    others.setdefault(seat, []).append(a)
         for seat, offered in others.items():
             key = (seat, tuple(offered))
             if key in self._declined:
