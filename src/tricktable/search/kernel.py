@@ -395,22 +395,22 @@ def _gen_moves(
         n_opp = 0
         opp_ruffs = False
         partner_ruffs = False
-        may_ruff = n == 0 and trump >= 0 and s != trump
-        for o in range(st[N_SEATS]):
-            if o == seat:
-                continue
-            held = st[HANDS + o * SUITS + s]
-            void_with_trump = may_ruff and not held and st[HANDS + o * SUITS + trump] != 0
-            if ((maxi >> o) & 1) == my_side:
-                side_cards |= held
-                partner_ruffs = partner_ruffs or void_with_trump
-            else:
-                opp_cards |= held
-                opp_ruffs = opp_ruffs or void_with_trump
-                if n == 0:
+        if n == 0:  # (following, only the other cards in play matter)
+            may_ruff = trump >= 0 and s != trump
+            for o in range(st[N_SEATS]):
+                if o == seat:
+                    continue
+                held = st[HANDS + o * SUITS + s]
+                void_with_trump = may_ruff and not held and st[HANDS + o * SUITS + trump] != 0
+                if ((maxi >> o) & 1) == my_side:
+                    side_cards |= held
+                    partner_ruffs = partner_ruffs or void_with_trump
+                else:
+                    opp_cards |= held
+                    opp_ruffs = opp_ruffs or void_with_trump
                     opp_choices += _popcount(held) if held else st[TRICKS_LEFT] + 1
                     n_opp += 1
-        others = side_cards | opp_cards | _in_trick(st, s)
+        others = (st[IN_HANDS + s] & ~st[HANDS + seat * SUITS + s]) | _in_trick(st, s)
         length = _popcount(st[HANDS + seat * SUITS + s])
         # an ace that may be called low plays unlike its neighbours: a run of its own
         ace_apart = (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1
