@@ -55,7 +55,8 @@ class Strategy:
         return Goals(frozenset({actor}), want=99, overtricks_cost=False)
 
     def play(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        plays = [a for a in legal if isinstance(a, Play)]
+        # plays come first in a legal list: when the last is a play, all of them are
+        plays = legal if isinstance(legal[-1], Play) else [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self.decide(obs, legal)
         actor = plays[0].seat

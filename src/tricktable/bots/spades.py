@@ -22,13 +22,20 @@ from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
 from .rules import Strategy, register_strategy
 
+_TEAMS = (frozenset({0, 2}), frozenset({1, 3}))  # the partnerships, by seat % 2
+_NOBODY: frozenset[int] = frozenset()
+
 
 def team_need(bids: Sequence[int | None], won: Sequence[int], seats: Sequence[int],
               nil_tricks_count: bool = True) -> int:
     """Tricks a partnership still needs for its contract (its non-nil bids)."""
-    contract = sum(bids[s] or 0 for s in seats)
-    counted = sum(won[s] for s in seats if nil_tricks_count or (bids[s] or 0) > 0)
-    return contract - counted
+    need = 0
+    for s in seats:  # a plain loop: this is worked out at every card
+        bid = bids[s] or 0
+        need += bid
+        if nil_tricks_count or bid > 0:
+            need -= won[s]
+    return need
 
 
 def choose_give(hand_cards: list[Card], legal: Sequence[Action], rank: Any) -> Action:
@@ -118,11 +125,13 @@ class SpadesStrategy(Strategy):
         theirs = (1 - actor % 2, 3 - actor % 2)
         need = team_need(bids, obs.won, mine, counts)
         their_need = team_need(bids, obs.won, theirs, counts)
-        avoid = frozenset(s for s in mine if bids[s] == 0 and obs.won[s] == 0)
-        hunt = frozenset(s for s in theirs if bids[s] == 0 and obs.won[s] == 0)
+        avoid = hunt = _NOBODY
+        if 0 in bids:  # a nil: kept or hunted while its bidder has taken no trick
+            avoid = frozenset(s for s in mine if bids[s] == 0 and obs.won[s] == 0)
+            hunt = frozenset(s for s in theirs if bids[s] == 0 and obs.won[s] == 0)
         # Setting the opponents is worth more than the bags it costs.
         cost = self.bags_hurt and their_need <= 0
-        return Goals(frozenset(mine), need, cost, avoid, hunt)
+        return Goals(_TEAMS[actor % 2], need, cost, avoid, hunt)
 
 
 def _legal_bid(legal: Sequence[Action], seat: int, tricks: int) -> Action:
