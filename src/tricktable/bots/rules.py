@@ -59,6 +59,8 @@ class Strategy:
         plays = legal if isinstance(legal[-1], Play) else [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self.decide(obs, legal)
+        if len(plays) == 1:
+            return plays[0]  # no choice (the last trick, a singleton to follow with)
         actor = plays[0].seat
         view = CardView(obs, self.order(obs), self.game.deck, self.cycle(obs), self.memo)
         return choose_play(view, self.goals(obs, view, actor), plays)

@@ -209,6 +209,8 @@ class WhistStrategy(Strategy):
         order = self.order(obs)
         strict = self.strict_plays(obs, actor, order)
         keep = [a for a in plays if strict >> a.card & 1] or plays
+        if len(keep) == 1:
+            return keep[0]  # no choice within the rules
         view = CardView(obs, order, self.game.deck, self.cycle(obs), self.memo)
         return choose_play(view, self.goals(obs, view, actor), keep)
 
