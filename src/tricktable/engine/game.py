@@ -133,6 +133,8 @@ class Game(TrickPlay):
         self.default_order: CardOrder = SPADES_TRUMP
         self.deck: CardSet = 0
         self.configure()
+        # The keys of the totals, one per scoring entity: every observation maps them.
+        self._entity_labels = tuple(self.entity_label(e) for e in range(self.num_entities))
         # Bound check_<verb>/apply_<verb> methods by verb, looked up once per action.
         verbs = {t.verb for types in self.phase_actions.values() for t in types}
         self._checkers: dict[str, Callable[[State, Action], None]] = {
@@ -189,7 +191,7 @@ class Game(TrickPlay):
         return seat % 2 if self.partnership else seat
 
     def totals_mapping(self, state: State) -> dict[str, int]:
-        return {self.entity_label(e): t for e, t in enumerate(state.totals)}
+        return dict(zip(self._entity_labels, state.totals, strict=True))
 
     def seat_name(self, seat: int) -> str:
         return f"seat {seat}"
