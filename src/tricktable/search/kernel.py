@@ -124,6 +124,10 @@ H_FULL = 3  # times the pool was found full (statistics)
 HEADS = 4  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
+# Lead bonuses by the places of a suit's top cards (DDS's weights; ``_lead_position``):
+W_FINESSE = 27  # an opponent's top card with a partner's second best played after it
+W_NEXT_ROUND = 13  # the side's second and third best (20 when both are the partner's)
+W_TENACE = 12  # (a penalty) the top or second best of the opponent who plays last
 LEAD_CHOICE_WEIGHT = 16  # a lead's score loses this times the cards the opponents may
 # choose from in its suit (a void one: any card), over the number of opponents
 RUN = 512  # in a move's code: the card stands for a run of several
@@ -412,6 +416,7 @@ def _gen_moves(
                     n_opp += 1
         others = (st[IN_HANDS + s] & ~st[HANDS + seat * SUITS + s]) | _in_trick(st, s)
         length = _popcount(st[HANDS + seat * SUITS + s])
+        suit_bonus = _lead_position(st, seat, s) if n == 0 else 0
         # an ace that may be called low plays unlike its neighbours: a run of its own
         ace_apart = (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1
         m = mine
@@ -459,6 +464,7 @@ def _gen_moves(
                         sc -= 30
                     if n_opp:
                         sc -= (LEAD_CHOICE_WEIGHT * opp_choices) // n_opp
+                    sc += suit_bonus
                 else:
                     p = _card_power(s, bit, low, led if led >= 0 else s, trump)
                     if partner_winning and win_power > opp_after:
@@ -494,6 +500,59 @@ def _gen_moves(
         mv[at + j + 1] = kv
         mv[score_at + j + 1] = ks
     return count
+
+
+@njit(cache=True)
+def _lead_position(st: np.ndarray, leader: int, s: int) -> int:
+    """What the places of the suit's top cards say about leading it (after DDS): an
+    opponent's top card with a partner's second best played after it (a finesse) is
+    good, and so are the side's second and third best (the suit's next round is the
+    side's); the top or second best of the opponent who plays last in the trick (the
+    lead runs into it) is bad."""
+    union = st[IN_HANDS + s]
+    if not union:
+        return 0
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> leader) & 1
+    holders = 0  # the holders of the top three cards, 4 bits each (15: none)
+    places = 0  # the places in the trick of those holders, 4 bits each
+    m = union
+    for i in range(3):
+        if m:
+            b = _top_bit(m)
+            m &= ~(1 << b)
+            h = st[HOLDER + s * 16 + b]
+        else:
+            h = 15
+        holders |= h << (4 * i)
+    seat = leader
+    for place in range(st[TRICK_SIZE]):
+        for i in range(3):
+            if (holders >> (4 * i)) & 15 == seat:
+                places |= place << (4 * i)
+        seat = st[NEXT + seat]
+    top, second, third = holders & 15, (holders >> 4) & 15, (holders >> 8) & 15
+    bonus = 0
+    last = st[TRICK_SIZE] - 1
+    if second < 15 and ((maxi >> second) & 1) == side and second != leader:
+        if (((maxi >> top) & 1) != side and (places >> 4) & 15 > places & 15
+                and _popcount(st[HANDS + second * SUITS + s]) > 1):
+            bonus += W_FINESSE  # through the opponent's top card to the partner's second
+        if third == second:
+            bonus += W_NEXT_ROUND * 20 // 13  # (DDS: 20 against 13)
+        elif third == leader and _popcount(st[HANDS + second * SUITS + s]) > 1:
+            bonus += W_NEXT_ROUND
+    elif (second == leader and third < 15 and third != leader
+          and ((maxi >> third) & 1) == side
+          and _popcount(st[HANDS + third * SUITS + s]) > 1):
+        bonus += W_NEXT_ROUND
+    for i in range(2):
+        h = (holders >> (4 * i)) & 15
+        if (h < 15 and ((maxi >> h) & 1) != side and (places >> (4 * i)) & 15 == last
+                and _popcount(st[HANDS + h * SUITS + s]) > 1):
+            bonus -= W_TENACE  # into the last opponent's high card
+            break
+    return bonus
 
 
 @njit(cache=True)
