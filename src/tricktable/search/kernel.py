@@ -127,6 +127,7 @@ NO_RANK = 15  # a rank threshold above every card: no rank matters
 # Lead bonuses by the places of a suit's top cards (DDS's weights; ``_lead_position``):
 W_FINESSE = 27  # an opponent's top card with a partner's second best played after it
 W_NEXT_ROUND = 13  # the side's second and third best (20 when both are the partner's)
+W_RETURN_RUFF = 19  # a singleton led towards a partner's winner, to be ruffed on the return
 W_TENACE = 12  # (a penalty) the top or second best of the opponent who plays last
 LEAD_CHOICE_WEIGHT = 16  # a lead's score loses this times the cards the opponents may
 # choose from in its suit (a void one: any card), over the number of opponents
@@ -462,6 +463,11 @@ def _gen_moves(
                         sc -= 5
                     if s == 4:
                         sc -= 30
+                    if (length == 1 and trump >= 0 and s != trump
+                            and st[HANDS + seat * SUITS + trump]
+                            and _top_bit(side_cards) > _top_bit(opp_cards)
+                            and not opp_ruffs):
+                        sc += W_RETURN_RUFF
                     if n_opp:
                         sc -= (LEAD_CHOICE_WEIGHT * opp_choices) // n_opp
                     sc += suit_bonus
