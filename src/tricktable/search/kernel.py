@@ -128,6 +128,7 @@ NO_RANK = 15  # a rank threshold above every card: no rank matters
 W_FINESSE = 27  # an opponent's top card with a partner's second best played after it
 W_NEXT_ROUND = 13  # the side's second and third best (20 when both are the partner's)
 W_RETURN_RUFF = 19  # a singleton led towards a partner's winner, to be ruffed on the return
+W_COVER = 60  # following, a card that beats the trick so far but an opponent after can beat
 W_TENACE = 12  # (a penalty) the top or second best of the opponent who plays last
 LEAD_CHOICE_WEIGHT = 16  # a lead's score loses this times the cards the opponents may
 # choose from in its suit (a void one: any card), over the number of opponents
@@ -485,7 +486,7 @@ def _gen_moves(
                         sc = 45 - bit - (20 if s == trump else 0)
                     elif p > win_power:
                         # a card an opponent after me can still beat
-                        sc = 40 - bit - (10 if s == trump and s != led else 0)
+                        sc = W_COVER - bit - (10 if s == trump and s != led else 0)
                     else:
                         sc = 30 - bit - (25 if s == trump else 0) + length
                 if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
