@@ -401,7 +401,7 @@ def _gen_moves(
         n_opp = 0
         opp_ruffs = False
         partner_ruffs = False
-        if n == 0:  # (following, only the other cards in play matter)
+        if n == 0:  # a lead is scored by the other hands' holdings (following: the cards alone)
             may_ruff = trump >= 0 and s != trump
             for o in range(st[N_SEATS]):
                 if o == seat:
