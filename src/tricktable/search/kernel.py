@@ -592,6 +592,29 @@ def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int
 
 
 @njit(cache=True)
+def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
+    """The rank bit of the second best trump when it takes a trick for the side not
+    holding the best, whatever anyone does; else -1. So it does when its holder plays
+    right after ``holder`` in every trick, is not on lead and holds another trump: until
+    his side wins a trick, the lead stays with the other side, so ``holder`` plays before
+    him each time; the first time he plays a trump he plays the second best if the best
+    is not out in that trick (it wins), else a lower one (and the second best is the
+    best from then on). Ace calls and throwing rules are left out."""
+    hh = st[NEXT + holder]
+    if (hh == st[TO_ACT] or st[TRICK_SIZE] != st[N_SEATS]
+            or st[RULES + R_ACE_LOW * SUITS + trump] or _any_must_throw(st)):
+        return -1
+    maxi = st[MAXIMIZERS]
+    held = st[HANDS + hh * SUITS + trump]
+    union = st[IN_HANDS + trump]
+    second = _top_bit(union & ~(1 << _top_bit(union)))
+    if (second >= 0 and (held >> second) & 1 and _popcount(held) > 1
+            and ((maxi >> hh) & 1) != ((maxi >> holder) & 1)):
+        return second
+    return -1
+
+
+@njit(cache=True)
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
@@ -1397,6 +1420,16 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                 elif target > left - run:
                     mv[rel + trump] = lowest
                     return False
+                # the second best trump behind the best takes a trick for the other side
+                second = _second_trump_over(st, holder, trump)
+                if second >= 0:
+                    if (st[MAXIMIZERS] >> holder) & 1:
+                        if target == left:
+                            mv[rel + trump] = second
+                            return False
+                    elif target == 1:
+                        mv[rel + trump] = second
+                        return True
         later = _later_tricks(st, mv, rel, target, left)
         if later >= 0:
             return bool(later)
