@@ -149,8 +149,6 @@ class Game(TrickPlay):
             phase: {t: self._checkers[t.verb] for t in types}
             for phase, types in self.phase_actions.items()
         }
-        # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,
-        # no ace-low calls): ``step`` then takes its hot path for plays.
         # True when only the seat to act (or whoever plays for it) ever has a choice:
         # the observations of the other seats then need no legal list at all.
         self._turns_only = type(self).check_turn is Game.check_turn
@@ -159,6 +157,8 @@ class Game(TrickPlay):
         )
         # Every seat makes its own choices (no dummy): ``controlled_by`` needs no search.
         self._self_controlled = type(self).controller is Game.controller
+        # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,
+        # no ace-low calls): ``step`` then takes its hot path for plays.
         self._plain_plays = (
             type(self).apply_play is TrickPlay.apply_play
             and type(self).check_play is TrickPlay.check_play

@@ -421,6 +421,8 @@ def _gen_moves(
         others = (st[IN_HANDS + s] & ~st[HANDS + seat * SUITS + s]) | _in_trick(st, s)
         length = _popcount(st[HANDS + seat * SUITS + s])
         suit_bonus = _lead_position(st, seat, s) if n == 0 else 0
+        # (a lead) the partner holds the suit's top card and no opponent can ruff it
+        to_partner = _top_bit(side_cards) > _top_bit(opp_cards) and not opp_ruffs
         # an ace that may be called low plays unlike its neighbours: a run of its own
         ace_apart = (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1
         m = mine
@@ -456,7 +458,7 @@ def _gen_moves(
                     top_other = _top_bit(others)
                     if run_top > top_other and not opp_ruffs:
                         sc = 60 + run_top  # a winner: cash it
-                    elif _top_bit(side_cards) > _top_bit(opp_cards) and not opp_ruffs:
+                    elif to_partner:
                         sc = 40 - bit  # towards a partner's winner
                     elif partner_ruffs:
                         sc = 35 - bit
@@ -466,10 +468,8 @@ def _gen_moves(
                         sc -= 5
                     if s == 4:
                         sc -= 30
-                    if (length == 1 and trump >= 0 and s != trump
-                            and st[HANDS + seat * SUITS + trump]
-                            and _top_bit(side_cards) > _top_bit(opp_cards)
-                            and not opp_ruffs):
+                    if (to_partner and length == 1 and trump >= 0 and s != trump
+                            and st[HANDS + seat * SUITS + trump]):
                         sc += W_RETURN_RUFF
                     if n_opp:
                         sc -= (LEAD_CHOICE_WEIGHT * opp_choices) // n_opp
@@ -580,8 +580,7 @@ def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int
     than let the two fall together). Ace calls and throwing rules are left out."""
     run = _top_run(st, holder, trump)
     if run == 1 and not st[RULES + R_ACE_LOW * SUITS + trump] and not _any_must_throw(st):
-        union = _suit_in_play(st, trump)
-        second = _top_bit(union & ~(1 << _top_bit(union)))
+        second = _second_bit(_suit_in_play(st, trump))
         maxi = st[MAXIMIZERS]
         for p in range(st[N_SEATS]):
             held = st[HANDS + p * SUITS + trump]
@@ -608,8 +607,7 @@ def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
         return -1
     maxi = st[MAXIMIZERS]
     held = st[HANDS + hh * SUITS + trump]
-    union = st[IN_HANDS + trump]
-    second = _top_bit(union & ~(1 << _top_bit(union)))
+    second = _second_bit(st[IN_HANDS + trump])
     if (second >= 0 and (held >> second) & 1 and _popcount(held) > 1
             and ((maxi >> hh) & 1) != ((maxi >> holder) & 1)):
         return second
@@ -620,16 +618,14 @@ def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
-    union = st[IN_HANDS + suit]
-    run = 0
-    b = 14
-    while b >= 0:
-        if (union >> b) & 1:
-            if not (mine >> b) & 1:
-                break
-            run += 1
-        b -= 1
-    return run
+    others = st[IN_HANDS + suit] & ~mine
+    return _popcount(mine >> (_top_bit(others) + 1)) if others else _popcount(mine)
+
+
+@njit(cache=True)
+def _second_bit(cards: int) -> int:
+    """The rank bit of the second highest of ``cards`` (-1 if fewer than two)."""
+    return _top_bit(cards & ~(1 << _top_bit(cards))) if cards else -1
 
 
 @njit(cache=True)
@@ -795,9 +791,7 @@ def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
     mine = st[HANDS + seat * SUITS + s]
     if not mine or not _may_lead_suit(st, s):
         return 0
-    others = st[IN_HANDS + s] & ~mine
-    # my cards above every other hand's
-    run = _popcount(mine >> (_top_bit(others) + 1)) if others else _popcount(mine)
+    run = _top_run(st, seat, s)  # my cards above every other hand's
     if not run:
         return 0
     cap = _ruff_cap(st, seat, s)
@@ -889,6 +883,7 @@ def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
     trump = st[TRUMP]
     best = -1
     win_suit = win_bit = win_seat = -1
+    seen = twice = 0  # suits (a bit each) with a card in the trick, with two or more
     seat = st[TO_ACT]
     for i in range(size):
         if i < n:
@@ -898,18 +893,12 @@ def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
             card = _only_card(st, seat)
             suit, bit, low, who = card >> 4, card & 15, 0, seat
             seat = st[NEXT + seat]
+        twice |= seen & (1 << suit)
+        seen |= 1 << suit
         p = _card_power(suit, bit, low, led, trump)
         if p > best:
             best, win_suit, win_bit, win_seat = p, suit, bit, who
-    # did the winner beat another card of its suit?
-    beaten = _in_trick(st, win_suit) & ~(1 << win_bit) if win_suit >= 0 else 0
-    seat = st[TO_ACT]
-    for _ in range(size - n):
-        card = _only_card(st, seat)
-        if card >> 4 == win_suit and card & 15 != win_bit:
-            beaten = 1
-        seat = st[NEXT + seat]
-    if beaten:
+    if (twice >> win_suit) & 1:  # the winner beat another card of its suit
         mv[rel + win_suit] = min(mv[rel + win_suit], win_bit)
     return int((st[COUNTED] >> win_seat) & 1)
 
@@ -928,12 +917,18 @@ def _only_card(st: np.ndarray, seat: int) -> int:
 
 
 @njit(cache=True)
-def _cashable(st: np.ndarray, seat: int) -> int:
-    """Tricks ``seat`` can cash from the top when on lead, suit after suit."""
-    total = 0
+def _runs_of(st: np.ndarray, seat: int) -> int:
+    """``seat``'s runs from the top when on lead (``_run_from_top``), 5 bits a suit."""
+    runs = 0
     for s in range(4):
-        total += _run_from_top(st, seat, s)
-    return total
+        runs |= _run_from_top(st, seat, s) << (5 * s)
+    return runs
+
+
+@njit(cache=True)
+def _run_total(runs: int) -> int:
+    """The tricks a hand's runs (``_runs_of``) cash, suit after suit."""
+    return (runs & 31) + ((runs >> 5) & 31) + ((runs >> 10) & 31) + ((runs >> 15) & 31)
 
 
 @njit(cache=True)
@@ -974,28 +969,26 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
     leader = st[TO_ACT]
     maxi = st[MAXIMIZERS]
     side = (maxi >> leader) & 1
-    runs = 0  # the leader's run in each suit, 5 bits a suit
-    own = 0
-    for s in range(4):
-        r = _run_from_top(st, leader, s)
-        runs |= r << (5 * s)
-        own += r
+    runs = _runs_of(st, leader)
+    own = _run_total(runs)
     if own >= needed:
-        _cashed_runs_matter(st, mv, rel, leader)
+        _cashed_runs_matter(st, mv, rel, leader, runs)
         return True
     for p in range(st[N_SEATS]):
         if p == leader or ((maxi >> p) & 1) != side:
             continue
         extra = 0
+        splits = 0  # the suits where the shared top cards do better than the run
         for s in range(4):
-            extra += max(0, _split_tops(st, leader, p, s) - ((runs >> (5 * s)) & 31))
+            gain = _split_tops(st, leader, p, s) - ((runs >> (5 * s)) & 31)
+            if gain > 0:
+                extra += gain
+                splits |= 1 << s
         if extra and own + extra >= needed:
+            _cashed_runs_matter(st, mv, rel, leader, runs)
             for s in range(4):
-                if _split_tops(st, leader, p, s) > (runs >> (5 * s)) & 31:
-                    union = _suit_in_play(st, s)
-                    mv[rel + s] = min(mv[rel + s], _top_bit(union & ~(1 << _top_bit(union))))
-                elif (runs >> (5 * s)) & 31:
-                    mv[rel + s] = min(mv[rel + s], _stopper(st, leader, s))
+                if (splits >> s) & 1:  # the holders of the two top cards
+                    mv[rel + s] = min(mv[rel + s], _second_bit(_suit_in_play(st, s)))
             return True
     if needed == 1:
         ruff = _partner_ruff(st)
@@ -1009,9 +1002,10 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
         s = _entry_suit(st, leader, p)
         if s < 0:
             continue
-        then = _cashable(st, p)
+        partner_runs = _runs_of(st, p)
+        then = _run_total(partner_runs)
         if then >= needed:
-            _cashed_runs_matter(st, mv, rel, p)
+            _cashed_runs_matter(st, mv, rel, p, partner_runs)
             mv[rel + s] = min(mv[rel + s], _top_bit(st[HANDS + p * SUITS + s]))
             return True
         if not _discards_free(st, p):
@@ -1076,9 +1070,7 @@ def _split_tops(st: np.ndarray, leader: int, p: int, s: int) -> int:
             or not _may_lead_suit(st, s) or _any_must_throw(st)):
         return 0
     union = _suit_in_play(st, s)
-    top = _top_bit(union)
-    second = _top_bit(union & ~(1 << top))
-    pair = (1 << top) | (1 << second)
+    pair = (1 << _top_bit(union)) | (1 << _second_bit(union))
     mine = st[HANDS + leader * SUITS + s] & pair
     theirs = st[HANDS + p * SUITS + s] & pair
     if mine == 0 or theirs == 0 or mine | theirs != pair:
@@ -1099,10 +1091,11 @@ def _entry_suit(st: np.ndarray, leader: int, p: int) -> int:
 
 
 @njit(cache=True)
-def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
-    """The ranks of ``seat``'s runs from the top, in the suits it has one."""
+def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int,
+                        runs: int) -> None:
+    """The ranks of ``seat``'s runs from the top (``_runs_of``), in the suits it has one."""
     for s in range(4):
-        if _run_from_top(st, seat, s):
+        if (runs >> (5 * s)) & 31:
             mv[rel + s] = min(mv[rel + s], _stopper(st, seat, s))
 
 
