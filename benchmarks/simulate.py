@@ -10,7 +10,11 @@ counts (the least disturbed by other work on the machine), the median is shown t
 
 Time is the CPU time of this process (``time.process_time``), pinned to one core where
 the OS allows. ``--bots random`` measures random bots instead (the engine without the
-bots' thinking); ``--json`` prints one JSON object.
+bots' thinking); ``--json`` prints one JSON object. ``--parts`` also times, per action,
+the bots' decisions (their ``choose`` and ``offer``) and the observations the table builds
+for them (``Game.observe``), the rest being the table, the checked ``step``, deals and
+scoring (wall clock around each call, about 0.2 us a call, so the parts add up to a
+little more than the whole).
 
 Run: ``.venv/bin/python benchmarks/simulate.py [--hands N] [--rounds R] [--bots rules]``
 """
@@ -53,10 +57,23 @@ def pin_to_one_core() -> str:
     return f"pinned to cpu {cpu}"
 
 
+def _timed(fn: Any, parts: dict[str, float], key: str) -> Any:
+    """``fn`` with its wall-clock time added to ``parts[key]`` at every call."""
+    def wrapper(*args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            parts[key] += time.perf_counter() - start
+    return wrapper
+
+
 def one_round(
-    name: str, options: dict[str, Any], bots: str, hands: int, seed: int
+    name: str, options: dict[str, Any], bots: str, hands: int, seed: int,
+    parts: dict[str, float] | None = None,
 ) -> dict[str, Any]:
-    """Play whole games until ``hands`` hands are done; CPU seconds, hands and actions."""
+    """Play whole games until ``hands`` hands are done; CPU seconds, hands and actions.
+    With ``parts``, the bots' decisions and the observations are timed into it."""
     played = actions = games = 0
     start = time.process_time()
     while played < hands:
@@ -64,6 +81,11 @@ def one_round(
         agents: dict[int, Agent] = {
             s: make_bot(bots, game, s, f"{seed}/{games}") for s in game.player_seats
         }
+        if parts is not None:
+            game.observe = _timed(game.observe, parts, "observe")  # type: ignore[method-assign]
+            for agent in agents.values():
+                agent.choose = _timed(agent.choose, parts, "bots")  # type: ignore[method-assign]
+                agent.offer = _timed(agent.offer, parts, "bots")  # type: ignore[method-assign]
         table = Table(game, agents, f"bench/{seed}/{games}")
         table.run(max_hands=hands - played)
         played += table.state.finished_hands
@@ -80,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per game (3)")
     parser.add_argument("--bots", default="rules", help="the bot in every seat (rules)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--parts", action="store_true",
+                        help="also time the bots' decisions and the observations")
     args = parser.parse_args(argv)
     pinned = pin_to_one_core()
     known = set(game_names())
@@ -88,18 +112,27 @@ def main(argv: list[str] | None = None) -> int:
         if name not in known:
             continue
         one_round(name, options, args.bots, 5, 0)  # warm-up
-        rounds = [one_round(name, options, args.bots, args.hands, r) for r in range(args.rounds)]
+        parts = [{"bots": 0.0, "observe": 0.0} if args.parts else None
+                 for _ in range(args.rounds)]
+        rounds = [one_round(name, options, args.bots, args.hands, r, parts[r])
+                  for r in range(args.rounds)]
         rates = [r["hands"] / r["seconds"] for r in rounds]
         best = max(range(len(rounds)), key=lambda i: rates[i])
         r = rounds[best]
-        rows.append({
+        per_action = 1e6 / max(r["actions"], 1)
+        row = {
             "game": name,
             "options": options,
             "hands_per_second": round(rates[best], 1),
             "median_hands_per_second": round(statistics.median(rates), 1),
-            "microseconds_per_action": round(1e6 * r["seconds"] / max(r["actions"], 1), 1),
+            "microseconds_per_action": round(r["seconds"] * per_action, 1),
             "actions_per_hand": round(r["actions"] / max(r["hands"], 1), 1),
-        })
+        }
+        timed = parts[best]
+        if timed is not None:  # the best round's parts, microseconds an action
+            row["bots_us"] = round(timed["bots"] * per_action, 1)
+            row["observe_us"] = round(timed["observe"] * per_action, 1)
+        rows.append(row)
     result = {
         "bots": args.bots,
         "hands_per_round": args.hands,
@@ -114,11 +147,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{args.bots} bots in every seat; {args.hands} hands x {args.rounds} rounds; "
           f"Python {result['python']}; {pinned}")
-    print(f"{'game':<42} {'hands/s':>9} {'median':>9} {'us/action':>10} {'actions/hand':>13}")
+    head = f"{'game':<42} {'hands/s':>9} {'median':>9} {'us/action':>10} {'actions/hand':>13}"
+    print(head + (f" {'bots us':>8} {'observe us':>10}" if args.parts else ""))
     for row in rows:
         label = row["game"] + (" " + json.dumps(row["options"]) if row["options"] else "")
-        print(f"{label:<42} {row['hands_per_second']:>9} {row['median_hands_per_second']:>9} "
-              f"{row['microseconds_per_action']:>10} {row['actions_per_hand']:>13}")
+        line = (f"{label:<42} {row['hands_per_second']:>9} {row['median_hands_per_second']:>9} "
+                f"{row['microseconds_per_action']:>10} {row['actions_per_hand']:>13}")
+        if args.parts:
+            line += f" {row['bots_us']:>8} {row['observe_us']:>10}"
+        print(line)
     return 0
 
 
