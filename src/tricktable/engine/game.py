@@ -366,10 +366,12 @@ class Game(TrickPlay):
             mask = state._legal_plays
             if not mask:
                 mask = state._legal_plays = self.legal_plays(state)
-            listed = _PLAY_LISTS.get(mask << 3 | seat)
-            if listed is None:
-                listed = _play_list(seat, mask)
-            out: list[Action] = list(listed)
+            # the plays listed a byte of the set at a time (see ``_plays_by_byte``)
+            b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+            p0, p1, p2, p3, p4, p5, p6 = _PLAYS_BY_BYTE[seat]
+            out: list[Action] = [
+                *p0[b0], *p1[b1], *p2[b2], *p3[b3], *p4[b4], *p5[b5], *p6[b6]
+            ]
             if self.has_extra_play_actions:
                 # worked out once per state, as the plays are: the table and the
                 # observation of one decision both ask
@@ -682,25 +684,20 @@ class Game(TrickPlay):
         )
 
 
-_PLAY_LISTS: dict[int, tuple[Play, ...]] = {}
-"""The plays of a set of cards by a seat, by ``mask << 3 | seat``: most legal sets recur
-(a suit's cards when following), and a list copied from a tuple costs a fraction of one
-built card by card. Emptied when it reaches ``_PLAY_LISTS_MAX`` entries."""
-_PLAY_LISTS_MAX = 1 << 16
+def _plays_by_byte(plays: Sequence[Play]) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+    """A seat's plays by the bytes of a card set: ``[i][b]`` lists the plays of the cards
+    ``8 * i + k`` for every bit ``k`` set in ``b``, in card order. A legal set is listed
+    by seven look-ups (``legal_actions``), not bit by bit."""
+    by_byte = []
+    for i in range(0, len(plays), 8):
+        listed: list[tuple[Play, ...]] = [()]
+        for play in plays[i : i + 8]:  # the sets with this card as their highest
+            listed += [(*lower, play) for lower in listed]
+        by_byte.append(tuple(listed))
+    return tuple(by_byte)
 
 
-def _play_list(seat: int, mask: CardSet) -> tuple[Play, ...]:
-    plays = PLAYS_BY_SEAT[seat]
-    out = []
-    rest = mask
-    while rest:
-        low = rest & -rest
-        out.append(plays[low.bit_length() - 1])
-        rest ^= low
-    if len(_PLAY_LISTS) >= _PLAY_LISTS_MAX:
-        _PLAY_LISTS.clear()
-    listed = _PLAY_LISTS[mask << 3 | seat] = tuple(out)
-    return listed
+_PLAYS_BY_BYTE = tuple(_plays_by_byte(plays) for plays in PLAYS_BY_SEAT)
 
 
 def choice_key(action: Action) -> tuple[object, ...]:
