@@ -19,12 +19,12 @@ from typing import Any, ClassVar
 from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
 from .cards import (
     BIT_OF,
+    SUITED,
     CardSet,
     card_str,
     deal_piles,
     deck_cards,
     format_set,
-    rank_of,
 )
 from .errors import IllegalAction, OptionError
 from .observation import Observation
@@ -39,6 +39,7 @@ _BETWEEN_HANDS = (Phase.DEAL, Phase.SCORING)
 # Phases the per-action paths test, as module constants: reading a member off an Enum
 # class goes through EnumType's slow attribute look-up (~150 ns in Python 3.11).
 _PLAY = Phase.PLAY
+_SCORING = Phase.SCORING
 _GAME_OVER = Phase.GAME_OVER
 _ENDED = (Phase.DEAL, Phase.SCORING, Phase.GAME_OVER)
 
@@ -232,12 +233,12 @@ class Game(TrickPlay):
     def draw_first_dealer(self, rng: random.Random) -> int:
         """Draw for the first deal: high card among the real players (ace high, suits equal),
         drawing again among those tied."""
-        candidates = list(self.player_seats)
-        suited = deck_cards(self.deck & ((1 << 52) - 1))
+        candidates = self.player_seats
+        suited = deck_cards(self.deck & SUITED)
         while len(candidates) > 1:
-            cards = rng.sample(suited, len(candidates))
-            best = max(rank_of(c) for c in cards)
-            candidates = [s for s, c in zip(candidates, cards, strict=True) if rank_of(c) == best]
+            ranks = [c % 13 for c in rng.sample(suited, len(candidates))]  # rank_of, inlined
+            best = max(ranks)
+            candidates = tuple(s for s, r in zip(candidates, ranks, strict=True) if r == best)
         return candidates[0]
 
     def next_dealer(self, state: State) -> int:
@@ -382,10 +383,17 @@ class Game(TrickPlay):
             return out
         if phase in _BETWEEN_HANDS or phase is _GAME_OVER:
             return []
+        return list(self._listed_actions(state))
+
+    def _listed_actions(self, state: State) -> Sequence[Action]:
+        """``legal_actions`` without the copy for the caller to keep: outside the play of
+        the cards the list worked out once per state (``check`` reads it for every bid)."""
+        if state.phase is _PLAY or state.phase in _ENDED:
+            return self.legal_actions(state)
         others = state._legal_other
         if others is None:
             others = state._legal_other = tuple(self.phase_legal_actions(state))
-        return list(others)
+        return others
 
     def legal_mask(self, state: State) -> CardSet:
         """The cards the seat to act may play now, as a bitmask (0 outside the play of the
@@ -474,7 +482,7 @@ class Game(TrickPlay):
     def is_listed(self, state: State, action: Action) -> bool:
         """True if ``action`` is among ``legal_actions`` (card lists and seat lists compared
         as sets: "give 3C 2C" is the same choice as "give 2C 3C")."""
-        legal = self.legal_actions(state)
+        legal = self._listed_actions(state)
         for listed in legal:  # interned actions (bids, plays) are the very objects listed:
             if listed is action:  # found without comparing fields (``in`` compares every
                 return True  # action before the match, a Python-level __eq__ each)
@@ -535,7 +543,7 @@ class Game(TrickPlay):
         lines = tuple(self.hand_lines(state, scores, details))
         for e, s in enumerate(scores):
             state.totals[e] += s
-        labels = [self.entity_label(e) for e in range(len(scores))]
+        labels = self._entity_labels
         state.results.append(
             HandResult(
                 dict(zip(labels, scores, strict=True)),
@@ -548,9 +556,9 @@ class Game(TrickPlay):
         state.to_act = -1
         winner = self.game_winner(state)
         if winner is None:
-            state.phase = Phase.SCORING
+            state.phase = _SCORING
         else:
-            state.phase = Phase.GAME_OVER
+            state.phase = _GAME_OVER
             state.winner = winner
 
     def score_hand(self, state: State) -> tuple[list[int], dict[str, Any]]:

@@ -28,6 +28,9 @@ VARIANT_RULES = {
 }
 """The variants' bidding rules, as a refusal explains them (rulings: Spades rule 7)."""
 _BIDS = [tuple(Bid(seat, n) for n in range(14)) for seat in range(4)]
+# Phases as module constants: a member read off the Enum class costs ~70 ns a time.
+_REVEAL = Phase.REVEAL
+_BIDDING = Phase.BIDDING
 
 
 @dataclass(frozen=True)
@@ -125,13 +128,16 @@ class Spades(Game):
         first = (state.dealer + 1) % 4
         # Blind nil is bid before looking: every seat that may bid it decides first, in
         # bidding order, with its cards face down ("bid 0 blind", or "pass" to look).
-        order = [(first + i) % 4 for i in range(4)]
-        state.undecided = tuple(s for s in order if self.may_bid_blind_nil(state, s))
+        if self.options.blind_nil:
+            order = [(first + i) % 4 for i in range(4)]
+            state.undecided = tuple(s for s in order if self.may_bid_blind_nil(state, s))
+        else:
+            state.undecided = ()
         if state.undecided:
-            state.phase = Phase.REVEAL
+            state.phase = _REVEAL
             state.to_act = state.undecided[0]
         else:
-            state.phase = Phase.BIDDING
+            state.phase = _BIDDING
             state.to_act = first
 
     # --- bidding ---------------------------------------------------------------------------
@@ -175,10 +181,12 @@ class Spades(Game):
     def phase_legal_actions(self, state: State) -> list[Action]:
         assert isinstance(state, SpadesState)
         seat = state.to_act
-        if state.phase is Phase.REVEAL:
-            return [Bid(seat, 0, blind=True), Pass(seat)]
-        if state.phase is Phase.BIDDING:
+        if state.phase is _BIDDING:
+            if self.options.variant == "standard":
+                return list(_BIDS[seat])  # every bid, 0 to 13
             return [_BIDS[seat][n] for n in self.variant_bids(state, seat)]
+        if state.phase is _REVEAL:
+            return [Bid(seat, 0, blind=True), Pass(seat)]
         # EXCHANGE after a blind nil: two cards to partner
         hand = state.hands[seat]
         cards = list(cards_of(hand))
@@ -218,20 +226,20 @@ class Spades(Game):
                     "blind nil is allowed only when your team trails by 100 or more",
                     "bid 0..13",
                 )
-            if state.phase is not Phase.REVEAL:
+            if state.phase is not _REVEAL:
                 raise IllegalAction(
                     "blind nil",
                     "blind nil is bid before looking at the cards, at the start of the hand",
                     "bid 0..13",
                 )
-        elif state.phase is Phase.REVEAL:
+        elif state.phase is _REVEAL:
             raise IllegalAction(
                 "blind nil",
                 f"seat {action.seat} has not looked at its cards yet: it bids blind nil now or"
                 " passes to look, and bids in turn afterwards",
                 "bid 0 blind, pass",
             )
-        elif state.phase is Phase.BIDDING and self.options.variant != "standard":
+        elif state.phase is _BIDDING and self.options.variant != "standard":
             allowed = self.variant_bids(state, action.seat)
             if action.tricks not in allowed:
                 raise IllegalAction(
@@ -248,15 +256,15 @@ class Spades(Game):
             state.blind_nil_seat = action.seat
             self.next_blind_decision(state, action.seat)
             return
-        if all(b is not None for b in state.bids):
-            if state.blind_nil_seat >= 0:
-                # the partner passes two cards first, then the blind nil bidder passes back
-                state.phase = Phase.EXCHANGE
-                state.to_act = (state.blind_nil_seat + 2) % 4
-            else:
-                self.start_play(state)
+        bidder = self.next_bidder(state, action.seat)
+        if bidder >= 0:
+            state.to_act = bidder
+        elif state.blind_nil_seat >= 0:  # every seat has bid
+            # the partner passes two cards first, then the blind nil bidder passes back
+            state.phase = Phase.EXCHANGE
+            state.to_act = (state.blind_nil_seat + 2) % 4
         else:
-            state.to_act = self.next_bidder(state, action.seat)
+            self.start_play(state)
 
     def start_play(self, state: State) -> None:
         state.phase = Phase.PLAY
@@ -305,25 +313,31 @@ class Spades(Game):
         opts = self.options
         scores = [0, 0]
         for team in (0, 1):
-            seats = (team, team + 2)
-            bids = [state.bids[s] for s in seats]
-            assert bids[0] is not None and bids[1] is not None
-            contract = sum(b.tricks for b in bids if b is not None)
-            counted = sum(
-                state.won[s]
-                for s, b in zip(seats, bids, strict=True)
-                if opts.nil_tricks_count or (b is not None and b.tricks > 0)
-            )
+            contract, counted = self._team_tricks(state, team)
             points, new_bags = contract_score(contract, counted)
-            for s, b in zip(seats, bids, strict=True):
-                if b is not None and b.tricks == 0:
-                    value = 200 if b.blind else 100
-                    points += value if state.won[s] == 0 else -value
+            for seat in (team, team + 2):
+                bid = state.bids[seat]
+                if bid is not None and bid.tricks == 0:
+                    value = 200 if bid.blind else 100
+                    points += -value if state.won[seat] else value
             state.bags[team], penalty = add_bags(
                 state.bags[team], new_bags, opts.bag_limit, opts.bag_penalty
             )
             scores[team] = points + penalty
         return scores, {"bags": {"0": state.bags[0], "1": state.bags[1]}}
+
+    def _team_tricks(self, state: SpadesState, team: int) -> tuple[int, int]:
+        """A team's contract (its two bids added) and the tricks counted toward it (a nil
+        bidder's only with ``nil_tricks_count``)."""
+        nil_tricks_count = self.options.nil_tricks_count
+        contract = counted = 0
+        for seat in (team, team + 2):
+            bid = state.bids[seat]
+            assert bid is not None
+            contract += bid.tricks
+            if bid.tricks or nil_tricks_count:
+                counted += state.won[seat]
+        return contract, counted
 
     def game_winner(self, state: State) -> int | None:
         return self.winner_by_totals(state.totals, state.finished_hands, {})
@@ -347,11 +361,7 @@ class Spades(Game):
         for team in (0, 1):
             seats = (team, team + 2)
             bids = [state.bids[s] for s in seats]
-            contract = sum(b.tricks for b in bids if b is not None)
-            counted = sum(
-                state.won[s] for s, b in zip(seats, bids, strict=True)
-                if opts.nil_tricks_count or (b is not None and b.tricks > 0)
-            )
+            contract, counted = self._team_tricks(state, team)
             name = self.entity_name(team)
             if contract:
                 points, bags = contract_score(contract, counted)
