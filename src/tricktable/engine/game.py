@@ -649,13 +649,20 @@ class Game(TrickPlay):
             if len(done) == len(actions):
                 return done
             if len(done) < len(actions):
-                redact = self.redact
-                history = done + tuple(redact(state, a, viewer) for a in actions[len(done):])
+                history = done + self._seen_texts(state, actions[len(done):], viewer)
                 state._histories[viewer] = (actions, epoch, history)
                 return history
-        history = tuple(self.redact(state, a, viewer) for a in actions)
+        history = self._seen_texts(state, actions, viewer)
         state._histories[viewer] = (actions, epoch, history)
         return history
+
+    def _seen_texts(self, state: State, actions: Sequence[Action], viewer: int
+                    ) -> tuple[str, ...]:
+        """``actions`` as ``viewer`` saw them. A card play is written as it is without
+        asking ``redact``: every seat sees it (its card is in the observation's trick and
+        tricks), and plays are most of a history."""
+        redact = self.redact
+        return tuple(str(a) if type(a) is Play else redact(state, a, viewer) for a in actions)
 
     def observe(self, state: State, seat: int) -> Observation:
         """What ``seat`` may see now. Contains nothing it may not know."""
@@ -669,27 +676,27 @@ class Game(TrickPlay):
             # out-of-turn actions (3B changes of bid, whist renege calls)
             legal = tuple(a for a in self.legal_actions(state) if a.seat in controls)
         visible = self.visible_holdings(state, seat)
-        return Observation.build(
-            game=self.name,
-            seat=seat,
-            phase=state.phase,
-            hand_number=state.hand_number,
-            dealer=state.dealer,
-            to_act=state.to_act,
-            controls=controls,
-            hand=visible[seat],  # a seat may not have looked at its cards yet (blind nil)
-            visible=tuple(visible),
-            hand_sizes=tuple(state.hand_size),
-            trick=tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
-            led_suit=state.led_suit,
-            tricks=tuple(state.tricks),
-            won=tuple(state.won),
-            played=state.played,
-            totals=self.totals_mapping(state),
-            history=self.history_for(state, seat),
-            info=self.public_info(state, seat),
-            legal=legal,
-        )
+        return Observation.build({
+            "game": self.name,
+            "seat": seat,
+            "phase": state.phase,
+            "hand_number": state.hand_number,
+            "dealer": state.dealer,
+            "to_act": state.to_act,
+            "controls": controls,
+            "hand": visible[seat],  # a seat may not have looked at its cards yet (blind nil)
+            "visible": tuple(visible),
+            "hand_sizes": tuple(state.hand_size),
+            "trick": tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
+            "led_suit": state.led_suit,
+            "tricks": tuple(state.tricks),
+            "won": tuple(state.won),
+            "played": state.played,
+            "totals": self.totals_mapping(state),
+            "history": self.history_for(state, seat),
+            "info": self.public_info(state, seat),
+            "legal": legal,
+        })
 
 
 def _plays_by_byte(plays: Sequence[Play]) -> tuple[tuple[tuple[Play, ...], ...], ...]:

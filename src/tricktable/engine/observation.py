@@ -63,13 +63,14 @@ class Observation:
     legal: tuple[Action, ...] = ()
 
     @classmethod
-    def build(cls, **fields: Any) -> Observation:
-        """An observation made without the frozen dataclass's ``__init__``, which sets each
-        of its fields through ``object.__setattr__``: 6.6 us against 2.8 here, and one is
-        made at every decision of every bot, playouts included. Every field is given (the
-        game's ``observe`` does); it is as frozen as one made the usual way."""
+    def build(cls, fields: dict[str, Any]) -> Observation:
+        """An observation made from a dict of all its fields, which it takes as its own,
+        without the frozen dataclass's ``__init__`` (which sets each field through
+        ``object.__setattr__``: 6.6 us against 0.8 here) and without passing them as
+        keywords (a second dict, 0.8 us more): one is made at every decision of every
+        bot, playouts included. It is as frozen as one made the usual way."""
         obs = object.__new__(cls)
-        obs.__dict__.update(fields)
+        object.__setattr__(obs, "__dict__", fields)
         return obs
 
     @property

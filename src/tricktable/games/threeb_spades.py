@@ -47,11 +47,14 @@ from ..engine.cards import (
     ONE_JOKER_DECK,
     SPADES,
     STANDARD_DECK,
+    SUITS,
     Card,
     CardSet,
+    card,
     card_str,
     cards_of,
     format_set,
+    from_cards,
     is_joker,
     rank_of,
 )
@@ -68,6 +71,7 @@ _LOW_BALL = {3: (15, 14), 4: (12, 11), 5: (12, 11)}  # (low-ball under, super-lo
 _BIDS = [tuple(Bid(seat, n) for n in range(18)) for seat in range(5)]
 _REBIDS = [tuple(Rebid(seat, n) for n in range(18)) for seat in range(5)]
 _EXCHANGES = [tuple(Exchange(seat, c) for c in range(54)) for seat in range(5)]
+_ACES = from_cards(card(ACE, suit) for suit in SUITS)
 
 
 # --- scoring rules as pure functions ------------------------------------------------------
@@ -383,8 +387,8 @@ class ThreeBSpades(Game):
         out: list[Action] = []
         if self.ace_calls:
             low = PLAYS_LOW_BY_SEAT[state.to_act]
-            legal = self.legal_plays(state)
-            out = [low[c] for c in cards_of(legal) if self.may_call_ace_low(state, c)]
+            aces = self.play_mask(state) & _ACES  # only an ace may be called low
+            out = [low[c] for c in cards_of(aces) if self.may_call_ace_low(state, c)]
         return out + self._rebids(state)
 
     def may_call_ace_low(self, state: State, card: Card) -> bool:

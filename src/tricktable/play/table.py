@@ -45,6 +45,11 @@ that a resumed game does not offer them again."""
 UNDOS_KEY = "undos"
 """The record's count of decisions taken back (a game with undos is marked as such)."""
 
+# Phases read at every step, as module constants: a member read off the Enum class costs
+# about 70 ns.
+_GAME_OVER = Phase.GAME_OVER
+_BETWEEN_HANDS = (Phase.DEAL, Phase.SCORING)
+
 
 def deal_rng(seed: int | str, hand: int) -> random.Random:
     """The random stream of one hand's deal (hand 0 also draws the first dealer)."""
@@ -87,11 +92,11 @@ class Table:
 
     @property
     def over(self) -> bool:
-        return self.state.phase is Phase.GAME_OVER
+        return self.state.phase is _GAME_OVER
 
     @property
     def between_hands(self) -> bool:
-        return self.state.phase in (Phase.DEAL, Phase.SCORING)
+        return self.state.phase in _BETWEEN_HANDS
 
     def deal(self) -> Deal:
         """Deal the next hand from the seed."""
