@@ -126,6 +126,7 @@ H_FULL = 3  # times the pool was found full (statistics)
 HEADS = 4  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
+RUN_BITS = 9  # a suit's part of a hand's runs: rounds (5 bits), the rank they rest on (4)
 # Lead bonuses by the places of a suit's top cards (DDS's weights; ``_lead_position``):
 W_FINESSE = 27  # an opponent's top card with a partner's second best played after it
 W_NEXT_ROUND = 13  # the side's second and third best (20 when both are the partner's)
@@ -785,26 +786,50 @@ def _may_lead_suit(st: np.ndarray, s: int) -> bool:
 
 
 @njit(cache=True)
-def _run_from_top(st: np.ndarray, seat: int, s: int) -> int:
-    """Tricks ``seat`` can cash in suit ``s`` when on lead: its run of highest cards in
-    play, stopped short where an opponent may ruff (void and holding a trump)."""
+def _cash_rounds(st: np.ndarray, seat: int, s: int) -> int:
+    """Rounds of suit ``s`` that ``seat``, on lead, surely wins one after another by
+    leading its highest card each time: an opponent keeps his highest card for as long
+    as he holds the suit, a partner plays his lowest (he must not overtake), and the
+    rounds stop short where an opponent may ruff (void and holding a trump). Once every
+    other hand is out of the suit the rest are long cards. Packed with the lowest rank
+    bit the count rests on: count | bit << 5 (NO_RANK: none). The count is exact for any
+    position with the same shape and the same holders of the cards down to that bit:
+    the cards compared in the rounds won, and the card that stopped the next."""
     mine = st[HANDS + seat * SUITS + s]
     if not mine or not _may_lead_suit(st, s):
-        return 0
-    run = _top_run(st, seat, s)  # my cards above every other hand's
-    if not run:
-        return 0
+        return NO_RANK << 5
     cap = _ruff_cap(st, seat, s)
-    if cap == 99 and not _any_must_throw(st):
-        # long cards: when no other hand holds more of the suit than the run, every
-        # other hand is out of it once the run is cashed, and nobody can ruff
-        longest = 0
+    if _any_must_throw(st):
+        # a void partner made to throw a card could take the lead: the top run only
+        return min(_top_run(st, seat, s), cap) | _stopper(st, seat, s) << 5
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> seat) & 1
+    rounds = min(_popcount(mine), cap)
+    rest = mine
+    lowest = NO_RANK
+    for i in range(rounds):
+        card = _top_bit(rest)
+        beaten_by = -1
+        others = False
         for o in range(st[N_SEATS]):
-            if o != seat:
-                longest = max(longest, _popcount(st[HANDS + o * SUITS + s]))
-        if longest <= run:
-            return _popcount(mine)
-    return min(run, cap)
+            held = st[HANDS + o * SUITS + s]
+            if o == seat or _popcount(held) <= i:
+                continue
+            others = True
+            if ((maxi >> o) & 1) == side:
+                for _ in range(i):  # the partner's lowest card left after i rounds
+                    held &= held - 1
+                c = _top_bit(held & -held)
+            else:
+                c = _top_bit(held)
+            beaten_by = max(beaten_by, c)
+        if beaten_by > card:
+            return i | min(lowest, beaten_by) << 5
+        if not others:
+            break
+        lowest = card
+        rest &= ~(1 << card)
+    return rounds | lowest << 5
 
 
 @njit(cache=True)
@@ -918,17 +943,24 @@ def _only_card(st: np.ndarray, seat: int) -> int:
 
 @njit(cache=True)
 def _runs_of(st: np.ndarray, seat: int) -> int:
-    """``seat``'s runs from the top when on lead (``_run_from_top``), 5 bits a suit."""
+    """``seat``'s rounds cashed from the top of each suit when on lead
+    (``_cash_rounds``), RUN_BITS a suit."""
     runs = 0
     for s in range(4):
-        runs |= _run_from_top(st, seat, s) << (5 * s)
+        runs |= _cash_rounds(st, seat, s) << (RUN_BITS * s)
     return runs
+
+
+@njit(cache=True)
+def _run_in(runs: int, s: int) -> int:
+    """The rounds of suit ``s`` in a hand's runs (``_runs_of``)."""
+    return (runs >> (RUN_BITS * s)) & 31
 
 
 @njit(cache=True)
 def _run_total(runs: int) -> int:
     """The tricks a hand's runs (``_runs_of``) cash, suit after suit."""
-    return (runs & 31) + ((runs >> 5) & 31) + ((runs >> 10) & 31) + ((runs >> 15) & 31)
+    return _run_in(runs, 0) + _run_in(runs, 1) + _run_in(runs, 2) + _run_in(runs, 3)
 
 
 @njit(cache=True)
@@ -980,7 +1012,7 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
         extra = 0
         splits = 0  # the suits where the shared top cards do better than the run
         for s in range(4):
-            gain = _split_tops(st, leader, p, s) - ((runs >> (5 * s)) & 31)
+            gain = _split_tops(st, leader, p, s) - _run_in(runs, s)
             if gain > 0:
                 extra += gain
                 splits |= 1 << s
@@ -1010,19 +1042,25 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
             return True
         if not _discards_free(st, p):
             continue
-        first = own - ((runs >> (5 * s)) & 31)
+        first = own - _run_in(runs, s)
+        # the partner's rounds after them, in the suits the leader left alone (the
+        # others' holdings there are no longer what his rounds were counted on)
+        then = 0
+        for t in range(4):
+            if t == s or not _run_in(runs, t):
+                then += _run_in(partner_runs, t)
         if not first or first + then < needed or first + then > _cards_held(st, p):
             continue
         discards = 0
         for t in range(4):
             if t != s:
-                discards += max(0, ((runs >> (5 * t)) & 31) - _popcount(st[HANDS + p * SUITS + t]))
+                discards += max(0, _run_in(runs, t) - _popcount(st[HANDS + p * SUITS + t]))
         # Every card the partner plays meanwhile must be a loser, and a discarded trump
         # would win the trick and strand the lead with him.
         trump = st[TRUMP]
         spare_trumps = trump >= 0 and _popcount(
             st[HANDS + p * SUITS + trump]
-        ) > _run_from_top(st, p, trump)
+        ) > _cash_rounds(st, p, trump) & 31
         if not (discards and spare_trumps):
             for q in range(st[N_SEATS]):
                 if ((maxi >> q) & 1) == side:
@@ -1093,10 +1131,10 @@ def _entry_suit(st: np.ndarray, leader: int, p: int) -> int:
 @njit(cache=True)
 def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int,
                         runs: int) -> None:
-    """The ranks of ``seat``'s runs from the top (``_runs_of``), in the suits it has one."""
+    """The ranks of ``seat``'s runs (``_runs_of``), in the suits it cashes."""
     for s in range(4):
-        if (runs >> (5 * s)) & 31:
-            mv[rel + s] = min(mv[rel + s], _stopper(st, seat, s))
+        if _run_in(runs, s):
+            mv[rel + s] = min(mv[rel + s], (runs >> (RUN_BITS * s + 5)) & 15)
 
 
 @njit(cache=True)
@@ -1294,9 +1332,10 @@ def _no_ranks(mv: np.ndarray, rel: int) -> None:
 
 @njit(cache=True)
 def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
-    """The result rests on ``seat``'s runs from the top of the four suits."""
+    """The result rests on ``seat``'s runs (``_runs_of``) in the four suits."""
+    runs = _runs_of(st, seat)
     for s in range(4):
-        mv[rel + s] = min(mv[rel + s], _stopper(st, seat, s))
+        mv[rel + s] = min(mv[rel + s], (runs >> (RUN_BITS * s + 5)) & 15)
 
 
 @njit(cache=True)
