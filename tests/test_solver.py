@@ -180,6 +180,29 @@ def test_each_top_trump_of_a_lone_seat_takes_a_trick_whatever_it_does() -> None:
     assert solver.tricks(pos, counted, breakers) == reference_tricks(pos, counted, breakers)
 
 
+def test_a_long_suit_whose_ace_drops_an_honour_is_cashed_at_once() -> None:
+    """No trump, North to lead the ace, ten and four of clubs: West's king falls under
+    the ace, East's eight under the ten, and the four is then the only club left: three
+    tricks, known at the first node (the top run alone is the ace: one)."""
+    hands = four_hands("AC TC 4C", "8C 5C 2D", "2S 3S 4S", "KC 3D 4D")
+    pos = simple(hands, CardOrder())
+    assert reference_tricks(pos, 0b0101, 0b0101) == 3
+    solver = Solver(table_bits=10)
+    assert solver.at_least(pos, 0b0101, 0b0101, 3)
+    assert solver.nodes == 1
+
+
+def test_a_suit_cashed_by_the_leader_is_not_counted_again_for_his_partner() -> None:
+    """Hearts trump, North to lead: his jack of diamonds wins a round over South's six,
+    and South's ace of spades and king of diamonds are winners too; but once the diamonds
+    have gone round East (with the king of trumps) is void and ruffs the king. North-South
+    take two tricks, not three (a deal where DDS caught the double count)."""
+    hands = four_hands("QS JD 7D", "5S KH 8D", "AS KD 6D", "4D TC 7C")
+    pos = simple(hands, CardOrder(trump=1))
+    assert reference_tricks(pos, 0b0101, 0b0101) == 2
+    assert Solver(table_bits=10).tricks(pos, 0b0101) == 2
+
+
 def test_an_ace_that_may_be_called_low_is_not_the_joker_above_it() -> None:
     """3B, five players: the ace of spades and the joker above it are no run to play as
     one card, since only the ace may later be called low (a search that merged them kept
