@@ -645,3 +645,14 @@ def test_breaking_a_joker_rule_in_honour_mode_is_a_renege() -> None:
     _, ws = whist(state)
     assert ws.reneged[0] == 1 << 0 | 1 << 3
     assert state.tricks[-1].winner == 1
+
+
+@pytest.mark.parametrize("name", ["dummy-whist", "double-dummy-whist"])
+def test_the_play_is_plain_without_honour_mode(name: str) -> None:
+    # Without honour mode there is no renege to call or note: the engine's fast paths for
+    # plain plays apply; with it, renege calls are listed and made out of turn.
+    plain = make_game(name)
+    assert plain.plain_card_play() and plain.turns_only and not plain.has_extra_play_actions
+    honour = make_game(name, {"honour": True})
+    assert not honour.plain_card_play() and not honour.turns_only
+    assert honour.has_extra_play_actions

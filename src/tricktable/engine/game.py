@@ -150,9 +150,14 @@ class Game(TrickPlay):
             phase: {t: self._checkers[t.verb] for t in types}
             for phase, types in self.phase_actions.items()
         }
+        # With options that leave the play plain (``plain_card_play``), the overrides
+        # below do nothing more than the base rules, and the fast paths apply.
+        plain = self.plain_card_play()
+        if plain:
+            self.has_extra_play_actions = False
         # True when only the seat to act (or whoever plays for it) ever has a choice:
         # the observations of the other seats then need no legal list at all.
-        self._turns_only = type(self).check_turn is Game.check_turn
+        self._turns_only = plain or type(self).check_turn is Game.check_turn
         self.fixed_trick_size = (
             self.num_seats if type(self).trick_size is TrickPlay.trick_size else 0
         )
@@ -160,10 +165,19 @@ class Game(TrickPlay):
         self._self_controlled = type(self).controller is Game.controller
         # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,
         # no ace-low calls): ``step`` then takes its hot path for plays.
-        self._plain_plays = (
+        self._plain_plays = plain or (
             type(self).apply_play is TrickPlay.apply_play
             and type(self).check_play is TrickPlay.check_play
         )
+
+    def plain_card_play(self) -> bool:
+        """True when this table's options make the game's play of the cards plain, though
+        it overrides the rules that could make it more: a card play does no more than
+        ``play_card``, there are no actions beside the plays, and no seat ever acts out of
+        turn (Dummy Whist without honour mode: no renege to call). ``step``, the legal
+        lists, the observations and the tables then take their fast paths. Default:
+        False (the fast paths are chosen by which rules the game overrides)."""
+        return False
 
     @property
     def turns_only(self) -> bool:
@@ -432,8 +446,9 @@ class Game(TrickPlay):
         """Legal actions outside the play of the cards (bids, passes, exchanges, ...)."""
         raise NotImplementedError
 
-    has_extra_play_actions: ClassVar[bool] = False
-    """Set by games that offer more than plain card plays during play."""
+    has_extra_play_actions: bool = False
+    """Set by games that offer more than plain card plays during play (False with the
+    options of a ``plain_card_play`` table)."""
 
     def extra_play_actions(self, state: State) -> list[Action]:
         """Actions besides plain card plays during play (ace-low calls, renege calls)."""

@@ -514,6 +514,9 @@ class WhistGame(Game):
             out += self.renege_calls_for(state, p)
         return out
 
+    def plain_card_play(self) -> bool:
+        return not self.options.honour  # a renege is called (and noted) in honour mode only
+
     def check_turn(self, state: State, action: Action) -> None:
         if type(action) is Renege and state.phase is Phase.PLAY:
             return  # a renege may be called at any moment of the play; check_renege rules

@@ -135,8 +135,9 @@ class Table:
         if game.turns_only:
             mine = list(legal)  # all the seat to act's: no one else to offer anything
         else:
-            for a in legal:
-                seat = game.controller(state, a.seat)
+            to_act = state.to_act
+            for a in legal:  # the seat to act's own actions (most of them) are the chooser's
+                seat = chooser if a.seat == to_act else game.controller(state, a.seat)
                 if seat == chooser:
                     mine.append(a)
                 elif seat in self.agents:
