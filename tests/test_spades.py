@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from tricktable import IllegalAction, Phase, make_game, step
 from tricktable.engine.actions import Bid, Give, Pass, Play, parse_action
 from tricktable.engine.cards import parse_card
 from tricktable.engine.records import HandRecord, Record, replay, summary
-from tricktable.games.spades import SpadesState
+from tricktable.games.spades import Spades, SpadesOptions, SpadesState
 
 # Each seat holds one whole suit: seat 0 spades, 1 hearts, 2 diamonds, 3 clubs.
 ONE_SUIT_EACH = {
@@ -294,3 +295,37 @@ def test_play_in_the_bidding_phase_is_refused_naming_the_phase() -> None:
         step(state, Play(state.to_act, card))
     assert err.value.rule == "bidding phase"
     assert "bid 0..13" in err.value.allowed
+
+
+class _LinesAtOnce(Spades):
+    """Spades writing each hand's lines at the end of the hand, as every game did."""
+
+    def hand_lines_later(self, state, scores, details):  # type: ignore[no-untyped-def]
+        return None
+
+
+@pytest.mark.parametrize("options", [{}, {"blind_nil": True, "target": 300, "bag_limit": 3}])
+def test_hand_lines_written_when_read_are_those_written_at_the_end_of_the_hand(
+    options: dict[str, object],
+) -> None:
+    # Spades writes a hand's lines when they are first read, from what it kept of the
+    # hand: read after the whole game (the state long moved on), from a copy, or through
+    # pickle, they are the lines written at the end of the hand.
+    for seed in range(30):
+        games = [make_game("spades", options), _LinesAtOnce(SpadesOptions.from_mapping(options))]
+        states = []
+        for game in games:
+            rng = random.Random(seed)
+            state = game.new_game()
+            while state.phase is not Phase.GAME_OVER and state.finished_hands < 12:
+                step(state, game.random_deal(state, rng))
+                while legal := game.legal_actions(state):
+                    step(state, rng.choice(legal))
+            states.append(state)
+        later, at_once = states
+        assert "lines" not in later.results[-1].__dict__  # not written yet
+        copied = later.copy()
+        assert copied.results == at_once.results
+        assert later.results == at_once.results
+        assert pickle.loads(pickle.dumps(later.results)) == at_once.results
+        assert all(r.lines for r in later.results)

@@ -230,6 +230,14 @@ class Game(TrickPlay):
             f"{self.entity_name(e)}: {score:+d}" for e, score in enumerate(scores)
         ]
 
+    def hand_lines_later(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                         ) -> Callable[[], Iterable[str]] | None:
+        """A function that writes ``hand_lines`` when the hand's result is first read,
+        from what it keeps of the state now (the state moves on to the next hand), or
+        None to have them written at once. It must give exactly ``hand_lines``. Default:
+        None."""
+        return None
+
     def entity_name(self, entity: int) -> str:
         """A scoring side in words: "team 0 (seats 0+2)" or "seat 1"."""
         label = self.entity_label(entity)
@@ -555,17 +563,18 @@ class Game(TrickPlay):
 
     def finish_hand(self, state: State) -> None:
         scores, details = self.score_hand(state)
-        lines = tuple(self.hand_lines(state, scores, details))
+        # the lines are written (or what they need kept) while the state holds the hand
+        write_lines = self.hand_lines_later(state, scores, details)
+        lines = () if write_lines else tuple(self.hand_lines(state, scores, details))
         for e, s in enumerate(scores):
             state.totals[e] += s
         labels = self._entity_labels
+        scores_by_label = dict(zip(labels, scores, strict=True))
+        totals_by_label = dict(zip(labels, state.totals, strict=True))
         state.results.append(
-            HandResult(
-                dict(zip(labels, scores, strict=True)),
-                dict(zip(labels, state.totals, strict=True)),
-                details,
-                lines,
-            )
+            HandResult.lines_later(scores_by_label, totals_by_label, details, write_lines)
+            if write_lines
+            else HandResult(scores_by_label, totals_by_label, details, lines)
         )
         state.past_hands += (HandLog(state.deal, tuple(state.actions)),)  # type: ignore[arg-type]
         state.to_act = -1

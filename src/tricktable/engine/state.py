@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -69,8 +69,39 @@ class HandResult:
     scores: Mapping[str, int]
     totals: Mapping[str, int]
     details: Mapping[str, Any] = field(default_factory=dict)
-    lines: tuple[str, ...] = ()
-    """The score explained in words, a line per item (see ``Game.hand_lines``)."""
+    lines: tuple[str, ...] = field(default_factory=tuple)
+    """The score explained in words, a line per item (see ``Game.hand_lines``). A result
+    made by ``lines_later`` writes them when first read. (A default factory, not a
+    default, so that the class has no ``lines`` attribute to hide an unwritten one.)"""
+
+    @classmethod
+    def lines_later(
+        cls, scores: Mapping[str, int], totals: Mapping[str, int], details: Mapping[str, Any],
+        write_lines: Callable[[], Iterable[str]],
+    ) -> HandResult:
+        """A result whose ``lines`` are ``tuple(write_lines())``, called when they are first
+        read: most results (playouts, simulations) are never shown, and writing the words
+        took a third of the time of scoring a hand. ``write_lines`` must not depend on
+        anything that changes after the hand (see ``Game.hand_lines_later``)."""
+        result = object.__new__(cls)
+        object.__setattr__(result, "__dict__", {
+            "scores": scores, "totals": totals, "details": details, "_write_lines": write_lines,
+        })
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for an attribute not set: the lines of a ``lines_later`` result
+        write = self.__dict__.get("_write_lines") if name == "lines" else None
+        if write is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        lines = tuple(write())
+        object.__setattr__(self, "lines", lines)
+        del self.__dict__["_write_lines"]
+        return lines
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles hold the lines written, never the function that writes them."""
+        return {f: getattr(self, f) for f in ("scores", "totals", "details", "lines")}
 
 
 @dataclass(frozen=True)

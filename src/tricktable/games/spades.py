@@ -6,7 +6,7 @@ The player to the dealer's left bids first and leads. Spades are trumps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -313,7 +313,7 @@ class Spades(Game):
         opts = self.options
         scores = [0, 0]
         for team in (0, 1):
-            contract, counted = self._team_tricks(state, team)
+            contract, counted = self._team_tricks(state.bids, state.won, team)
             points, new_bags = contract_score(contract, counted)
             for seat in (team, team + 2):
                 bid = state.bids[seat]
@@ -326,17 +326,18 @@ class Spades(Game):
             scores[team] = points + penalty
         return scores, {"bags": {"0": state.bags[0], "1": state.bags[1]}}
 
-    def _team_tricks(self, state: SpadesState, team: int) -> tuple[int, int]:
+    def _team_tricks(self, bids: Sequence[Bid | None], won: Sequence[int], team: int
+                     ) -> tuple[int, int]:
         """A team's contract (its two bids added) and the tricks counted toward it (a nil
-        bidder's only with ``nil_tricks_count``)."""
+        bidder's only with ``nil_tricks_count``), from the hand's bids and tricks won."""
         nil_tricks_count = self.options.nil_tricks_count
         contract = counted = 0
         for seat in (team, team + 2):
-            bid = state.bids[seat]
+            bid = bids[seat]
             assert bid is not None
             contract += bid.tricks
             if bid.tricks or nil_tricks_count:
-                counted += state.won[seat]
+                counted += won[seat]
         return contract, counted
 
     def game_winner(self, state: State) -> int | None:
@@ -354,14 +355,29 @@ class Spades(Game):
     def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
                    ) -> list[str]:
         """Each team's contract, its nils and its bags, in words."""
+        return self._lines_writer(state, scores, details)()
+
+    def hand_lines_later(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                         ) -> Callable[[], list[str]]:
+        return self._lines_writer(state, scores, details)
+
+    def _lines_writer(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
+                      ) -> Callable[[], list[str]]:
+        """``hand_lines`` written from what they need of the state: the hand's bids and
+        tricks won and the bags before it."""
         assert isinstance(state, SpadesState)
-        opts = self.options
         before = state.results[-1].details["bags"] if state.results else {"0": 0, "1": 0}
+        bags_before = (int(before["0"]), int(before["1"]))
+        bids, won, scores = tuple(state.bids), tuple(state.won), tuple(scores)
+        return lambda: self._hand_lines(bids, won, bags_before, scores, details)
+
+    def _hand_lines(self, bids: Sequence[Bid | None], won: Sequence[int],
+                    bags_before: Sequence[int], scores: Sequence[int],
+                    details: Mapping[str, Any]) -> list[str]:
+        opts = self.options
         lines = []
         for team in (0, 1):
-            seats = (team, team + 2)
-            bids = [state.bids[s] for s in seats]
-            contract, counted = self._team_tricks(state, team)
+            contract, counted = self._team_tricks(bids, won, team)
             name = self.entity_name(team)
             if contract:
                 points, bags = contract_score(contract, counted)
@@ -373,16 +389,17 @@ class Spades(Game):
                     lines.append(f"{name} bid {contract} and took {counted}: set, {points:+d}")
             else:
                 bags = counted if opts.nil_tricks_count else 0
-            for s, b in zip(seats, bids, strict=True):
+            for s in (team, team + 2):
+                b = bids[s]
                 if b is not None and b.tricks == 0:
                     kind = "blind nil" if b.blind else "nil"
                     value = 200 if b.blind else 100
-                    if state.won[s] == 0:
+                    if won[s] == 0:
                         lines.append(f"seat {s}'s {kind} made: +{value} to {name}")
                     else:
-                        lines.append(f"seat {s}'s {kind} failed ({state.won[s]} trick(s) "
+                        lines.append(f"seat {s}'s {kind} failed ({won[s]} trick(s) "
                                      f"taken): -{value} to {name}")
-            _, penalty = add_bags(int(before[str(team)]), bags, opts.bag_limit, opts.bag_penalty)
+            _, penalty = add_bags(bags_before[team], bags, opts.bag_limit, opts.bag_penalty)
             if penalty:
                 lines.append(f"{name} reached {opts.bag_limit} bags: {penalty:+d} "
                              f"({details['bags'][str(team)]} bag(s) carried on)")
