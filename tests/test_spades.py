@@ -329,3 +329,18 @@ def test_hand_lines_written_when_read_are_those_written_at_the_end_of_the_hand(
         assert later.results == at_once.results
         assert pickle.loads(pickle.dumps(later.results)) == at_once.results
         assert all(r.lines for r in later.results)
+
+
+def test_a_deal_stepped_into_two_tables_gives_each_hands_of_its_own() -> None:
+    # apply_deal takes the hands as sets from the check just made of the same deal: each
+    # state still gets its own list (the second here applied without a check of its own)
+    game = make_game("spades")
+    deal = game.random_deal(game.new_game(), random.Random(3))
+    first, second = game.new_game(), game.new_game()
+    step(first, deal)
+    game.apply(second, deal)
+    assert first.hands == second.hands and first.hands is not second.hands
+    while first.phase is not Phase.PLAY:
+        step(first, game.legal_actions(first)[0])
+    step(first, game.legal_actions(first)[0])
+    assert [h.bit_count() for h in second.hands] == [13] * 4

@@ -134,6 +134,10 @@ class Game(TrickPlay):
         self.default_order: CardOrder = SPADES_TRUMP
         self.deck: CardSet = 0
         self.configure()
+        # The last deal check_deal passed and its hands as sets, which apply_deal takes
+        # rather than working them out again. Only a cache: a Deal is immutable and is
+        # matched by identity.
+        self._checked_deal: tuple[Deal | None, list[CardSet]] = (None, [])
         # The keys of the totals, one per scoring entity: every observation maps them.
         self._entity_labels = tuple(self.entity_label(e) for e in range(self.num_entities))
         # Bound check_<verb>/apply_<verb> methods by verb, looked up once per action.
@@ -281,7 +285,7 @@ class Game(TrickPlay):
         dealer = self.next_dealer(state) if state.hand_number >= 0 else self.draw_first_dealer(rng)
         sizes, extra = self.deal_sizes(dealer)
         piles = deal_piles(self.deck, [*sizes, extra], rng)
-        return Deal(CHANCE, dealer, tuple(tuple(p) for p in piles[:-1]), tuple(piles[-1]))
+        return Deal(CHANCE, dealer, tuple(map(tuple, piles[:-1])), tuple(piles[-1]))
 
     def check_deal(self, state: State, deal: Deal) -> None:
         if state.phase not in _BETWEEN_HANDS:
@@ -302,7 +306,9 @@ class Game(TrickPlay):
         sizes, extra = self.deal_sizes(deal.dealer)
         if len(deal.hands) != self.num_seats:
             raise IllegalAction("deal", f"a deal gives cards to {self.num_seats} seats")
-        if self._deal_is_whole_deck(deal, sizes, extra):
+        masks = self._hand_sets(deal, sizes, extra)
+        if masks is not None:
+            self._checked_deal = (deal, masks)  # for apply_deal (a Deal never changes)
             return
         # Something is wrong: find the first fault and name it.
         seen = 0
@@ -328,23 +334,22 @@ class Game(TrickPlay):
         if seen != self.deck:
             raise IllegalAction("deal", f"the deal leaves out {format_set(self.deck & ~seen)}")
 
-    def _deal_is_whole_deck(self, deal: Deal, sizes: list[int], extra: int) -> bool:
+    def _hand_sets(self, deal: Deal, sizes: list[int], extra: int) -> list[CardSet] | None:
         """The usual case, tested quickly: every pile has its size and the piles hold each
-        card of the deck once. False means check_deal must look card by card."""
-        if len(sizes) != len(deal.hands) or len(deal.extra) != extra:
-            return False
-        for cards, size in zip(deal.hands, sizes, strict=True):
-            if len(cards) != size:
-                return False
+        card of the deck once. Then each seat's cards as a set; None means check_deal must
+        look card by card."""
+        if list(map(len, deal.hands)) != sizes or len(deal.extra) != extra:
+            return None
         bit_of = BIT_OF.__getitem__
         try:
-            total = sum(map(bit_of, deal.extra))
-            for cards in deal.hands:
-                total += sum(map(bit_of, cards))
+            masks = [sum(map(bit_of, cards)) for cards in deal.hands]
+            total = sum(masks) + sum(map(bit_of, deal.extra))
         except (TypeError, KeyError):  # not a card number: the slow path says so
-            return False
+            return None
         # n powers of two add up to a number with n bits set only if they are all different
-        return total == self.deck and sum(sizes) + extra == self.deck.bit_count()
+        if total != self.deck or sum(sizes) + extra != self.deck.bit_count():
+            return None
+        return masks
 
     def apply_deal(self, state: State, deal: Deal) -> None:
         """Start a hand: hold the dealt cards and reset everything kept per hand."""
@@ -352,9 +357,12 @@ class Game(TrickPlay):
         state.hand_number += 1
         state.dealer = deal.dealer
         state.deal = deal
-        bit_of = BIT_OF.__getitem__  # the cards are distinct: check_deal made sure
-        state.hands = [sum(map(bit_of, cards)) for cards in deal.hands]
-        state.hand_size = [len(cards) for cards in deal.hands]
+        checked, masks = self._checked_deal
+        if checked is not deal:  # not the deal check_deal saw last (or applied unchecked)
+            bit_of = BIT_OF.__getitem__  # the cards are distinct: check_deal made sure
+            masks = [sum(map(bit_of, cards)) for cards in deal.hands]
+        state.hands = list(masks)  # the state's own: its hands change as cards are played
+        state.hand_size = list(map(len, deal.hands))
         state.next_seat = [(s + 1) % n for s in range(n)]
         state.trick_seats = []
         state.trick_cards = []

@@ -83,7 +83,9 @@ class CardOrder:
         table = self.powers[led_suit]
         best, best_i = -1, 0
         for i, c in enumerate(cards):
-            p = self.power(c, led_suit, True) if low_aces >> i & 1 else table[c]
+            p = table[c]
+            if low_aces and low_aces >> i & 1:  # (no shift at all in the usual trick)
+                p = self.power(c, led_suit, True)
             if p > best:
                 best, best_i = p, i
         return best_i
