@@ -192,6 +192,18 @@ def test_a_long_suit_whose_ace_drops_an_honour_is_cashed_at_once() -> None:
     assert solver.nodes == 1
 
 
+def test_a_finesse_through_the_second_hand_is_two_quick_tricks() -> None:
+    """No trump, South to lead a small club towards North's ace-queen, with West (who
+    plays between them) holding the king: if West plays it the ace takes it, if not the
+    queen wins; either way North-South take two club tricks, known at the first node."""
+    hands = four_hands("AC QC 2S", "3D 4D 5D", "6C 7C 2D", "KC JC 4S")
+    pos = simple(hands, CardOrder(), to_act=2)
+    assert reference_tricks(pos, 0b0101, 0b0101) == 2
+    solver = Solver(table_bits=10)
+    assert solver.at_least(pos, 0b0101, 0b0101, 2)
+    assert solver.nodes == 1
+
+
 def test_a_suit_cashed_by_the_leader_is_not_counted_again_for_his_partner() -> None:
     """Hearts trump, North to lead: his jack of diamonds wins a round over South's six,
     and South's ace of spades and king of diamonds are winners too; but once the diamonds

@@ -1031,42 +1031,61 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
     for p in range(st[N_SEATS]):
         if p == leader or ((maxi >> p) & 1) != side:
             continue
-        s = _entry_suit(st, leader, p)
-        if s < 0:
-            continue
-        partner_runs = _runs_of(st, p)
-        then = _run_total(partner_runs)
-        if then >= needed:
-            _cashed_runs_matter(st, mv, rel, p, partner_runs)
-            mv[rel + s] = min(mv[rel + s], _top_bit(st[HANDS + p * SUITS + s]))
-            return True
-        if not _discards_free(st, p):
-            continue
-        first = own - _run_in(runs, s)
-        # the partner's rounds after them, in the suits the leader left alone (the
-        # others' holdings there are no longer what his rounds were counted on)
-        then = 0
-        for t in range(4):
-            if t == s or not _run_in(runs, t):
-                then += _run_in(partner_runs, t)
-        if not first or first + then < needed or first + then > _cards_held(st, p):
-            continue
-        discards = 0
-        for t in range(4):
-            if t != s:
-                discards += max(0, _run_in(runs, t) - _popcount(st[HANDS + p * SUITS + t]))
-        # Every card the partner plays meanwhile must be a loser, and a discarded trump
-        # would win the trick and strand the lead with him.
-        trump = st[TRUMP]
-        spare_trumps = trump >= 0 and _popcount(
-            st[HANDS + p * SUITS + trump]
-        ) > _cash_rounds(st, p, trump) & 31
-        if not (discards and spare_trumps):
-            for q in range(st[N_SEATS]):
-                if ((maxi >> q) & 1) == side:
-                    _runs_matter(st, mv, rel, q)
-            return True
+        partner_runs = -1
+        for s in range(4):
+            if not _reaches(st, leader, p, s):
+                continue
+            if partner_runs < 0:
+                partner_runs = _runs_of(st, p)
+            if _partner_cashes(st, mv, rel, leader, p, s, runs, own, partner_runs, needed):
+                return True
     return False
+
+
+@njit(cache=True)
+def _partner_cashes(st: np.ndarray, mv: np.ndarray, rel: int, leader: int, p: int, s: int,
+                    runs: int, own: int, partner_runs: int, needed: int) -> bool:
+    """Whether the leader's side surely takes ``needed`` tricks by reaching partner ``p``
+    in suit ``s`` (``_reaches``) for the partner's runs (``_entry_rounds`` in ``s``), or
+    after the leader's own in the other suits when that is safe: the partner, following
+    or discarding meanwhile, has cards enough to spare outside his winners and no trump
+    he might have to spend on them (this rests on every suit). If so, the ranks that
+    rests on go to mv[rel:]."""
+    entry = _entry_rounds(st, leader, p, s, partner_runs)
+    others = _run_total(partner_runs) - _run_in(partner_runs, s)
+    if others + (entry & 31) >= needed:
+        _cashed_runs_matter(st, mv, rel, p, partner_runs)
+        mv[rel + s] = min(mv[rel + s], entry >> 5)
+        return True
+    if not _discards_free(st, p):
+        return False
+    first = own - _run_in(runs, s)
+    # the partner's rounds after them, in the suits the leader left alone (the others'
+    # holdings there are no longer what his rounds were counted on)
+    then = entry & 31
+    for t in range(4):
+        if t != s and not _run_in(runs, t):
+            then += _run_in(partner_runs, t)
+    if not first or first + then < needed or first + then > _cards_held(st, p):
+        return False
+    discards = 0
+    for t in range(4):
+        if t != s:
+            discards += max(0, _run_in(runs, t) - _popcount(st[HANDS + p * SUITS + t]))
+    # Every card the partner plays meanwhile must be a loser, and a discarded trump
+    # would win the trick and strand the lead with him.
+    trump = st[TRUMP]
+    spare_trumps = trump >= 0 and _popcount(
+        st[HANDS + p * SUITS + trump]
+    ) > _cash_rounds(st, p, trump) & 31
+    if discards and spare_trumps:
+        return False
+    maxi = st[MAXIMIZERS]
+    for q in range(st[N_SEATS]):
+        if ((maxi >> q) & 1) == ((maxi >> leader) & 1):
+            _runs_matter(st, mv, rel, q)
+    mv[rel + s] = min(mv[rel + s], entry >> 5)
+    return True
 
 
 @njit(cache=True)
@@ -1117,15 +1136,48 @@ def _split_tops(st: np.ndarray, leader: int, p: int, s: int) -> int:
 
 
 @njit(cache=True)
-def _entry_suit(st: np.ndarray, leader: int, p: int) -> int:
-    """The first suit in which ``leader`` can reach partner ``p``: it holds and may lead
-    the suit, ``p`` holds its highest card, and no opponent can ruff the first round;
-    -1 if none."""
-    for s in range(4):
-        if (st[HANDS + leader * SUITS + s] and _may_lead_suit(st, s)
-                and _holder_of_top(st, s) == p and _ruff_cap(st, leader, s) >= 1):
-            return s
-    return -1
+def _reaches(st: np.ndarray, leader: int, p: int, s: int) -> bool:
+    """Whether ``leader`` can reach partner ``p`` in suit ``s``: it holds and may lead
+    the suit, ``p`` holds its highest card, and no opponent can ruff the first round."""
+    return bool(st[HANDS + leader * SUITS + s] and _may_lead_suit(st, s)
+                and _holder_of_top(st, s) == p and _ruff_cap(st, leader, s) >= 1)
+
+
+@njit(cache=True)
+def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int) -> int:
+    """The rounds of suit ``s`` partner ``p`` surely wins when the leader leads it to him
+    (``_reaches``), packed as ``_cash_rounds`` packs them: his own rounds from the top,
+    or, when he also holds the third best card and the second sits with an opponent who
+    plays between the two (DDS's finesse), two rounds: that opponent's card falls to his
+    best or his third best wins; and then the rest of his cards too when no other hand
+    holds more than two of the suit. (Not told with aces called low or throwing rules.)"""
+    own = (partner_runs >> (RUN_BITS * s)) & ((1 << RUN_BITS) - 1)
+    if (own & 31) >= 2 or st[RULES + R_ACE_LOW * SUITS + s] or _any_must_throw(st):
+        return own
+    union = st[IN_HANDS + s]
+    second = _second_bit(union)
+    third = _top_bit(union & ~(1 << _top_bit(union)) & ~(1 << second)) if second >= 0 else -1
+    if third < 0 or st[HOLDER + s * 16 + third] != p:
+        return own
+    maxi = st[MAXIMIZERS]
+    o = st[NEXT + leader]
+    between = False
+    while o != p:
+        if o == st[HOLDER + s * 16 + second] and ((maxi >> o) & 1) != ((maxi >> p) & 1):
+            between = True
+        o = st[NEXT + o]
+    cap = _ruff_cap(st, leader, s)
+    if not between or cap < 2:
+        return own
+    rounds = 2
+    held = _popcount(st[HANDS + p * SUITS + s])
+    longest = 0
+    for q in range(st[N_SEATS]):
+        if q != p:
+            longest = max(longest, _popcount(st[HANDS + q * SUITS + s]))
+    if longest <= 2 and cap >= held:
+        rounds = held
+    return rounds | min(third, own >> 5) << 5
 
 
 @njit(cache=True)
