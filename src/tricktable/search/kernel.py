@@ -131,6 +131,7 @@ RUN_BITS = 9  # a suit's part of a hand's runs: rounds (5 bits), the rank they r
 W_FINESSE = 27  # an opponent's top card with a partner's second best played after it
 W_NEXT_ROUND = 13  # the side's second and third best (20 when both are the partner's)
 W_RETURN_RUFF = 19  # a singleton led towards a partner's winner, to be ruffed on the return
+W_KILLER = 40  # a lead that made the last cut-off at this depth (DDS: 55)
 W_COVER = 60  # following, a card that beats the trick so far but an opponent after can beat
 W_TENACE = 12  # (a penalty) the top or second best of the opponent who plays last
 LEAD_CHOICE_WEIGHT = 16  # a lead's score loses this times the cards the opponents may
@@ -233,8 +234,13 @@ S_SKIPPED = 7  # moves not searched: below the ranks a refutation of the suit re
 S_TRICK_STARTS = 8  # positions searched at the start of a trick (DDS's "trick nodes")
 
 
+# Per depth, the last lead that made a cut-off there (suit * 64 + bit * 2 + low, + 1; 0:
+# none): tried early at the next lead of that depth (DDS's best move of a depth).
+KILLERS = STATS + 9
+
+
 def new_move_buffer() -> np.ndarray:
-    return np.zeros(STATS + 9, dtype=np.int64)
+    return np.zeros(KILLERS + MAX_DEPTH + 1, dtype=np.int64)
 
 
 # Card sets of one suit are 15-bit masks: their counts and highest bits come from tables.
@@ -358,7 +364,7 @@ def _in_trick(st: np.ndarray, suit: int) -> int:
 @njit(cache=True)
 def _gen_moves(
     st: np.ndarray, seat: int, mv: np.ndarray, at: int, pref_suit: int, pref_bit: int,
-    pref_low: int,
+    pref_low: int, killer: int,
 ) -> int:
     """Write the moves of ``seat`` at mv[at:] (encoded suit * 64 + bit * 2 + low, plus
     RUN when the card stands for a run of several), best
@@ -494,6 +500,9 @@ def _gen_moves(
                         sc = 30 - bit - (25 if s == trump else 0) + length
                 if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
                     sc += 100000  # the best move here last time (transposition table)
+                if (killer > 0 and (killer - 1) >> 6 == s and low == (killer - 1) & 1
+                        and b <= ((killer - 1) >> 1) & 31 <= run_top):
+                    sc += W_KILLER
                 mv[at + count] = (s * 64 + bit * 2 + low + (RUN if run_top > b else 0)
                                   + (run_top << RUN_TOP))
                 mv[score_at + count] = sc
@@ -1541,7 +1550,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         pref_bit = _bit_of_rank(st, pref_suit, (pref >> 1) & 31)
     seat = st[TO_ACT]
     maximizing = (st[MAXIMIZERS] >> seat) & 1
-    count = _gen_moves(st, seat, mv, at, pref_suit, pref_bit, pref_low)
+    count = _gen_moves(st, seat, mv, at, pref_suit, pref_bit, pref_low,
+                       mv[KILLERS + depth] if n == 0 else 0)
     best = -1
     result = not maximizing
     base = HANDS + seat * SUITS
@@ -1615,6 +1625,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             # a cut-off: this move alone decides, so only its ranks matter
             result = bool(r)
             best = code
+            if n == 0:
+                mv[KILLERS + depth] = (code & (RUN - 1)) + 1
             mv[STATS + (S_FIRST_CUT if i == 0 else S_LATE_CUT)] += 1
             for x in range(SUITS):
                 mv[rel + x] = mv[child + x]
@@ -1643,6 +1655,7 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     hi = st[TRICKS_LEFT]
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
+        _no_killers(mv)
         if _search(st, tt, mv, 0, t):
             lo = t
             t = t + 1
@@ -1658,4 +1671,12 @@ def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> 
     """One zero-window search: do the maximizers get at least ``target``?"""
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
+    _no_killers(mv)
     return _search(st, tt, mv, 0, target)
+
+
+@njit(cache=True)
+def _no_killers(mv: np.ndarray) -> None:
+    """Forget the leads that made cut-offs (each search starts without them, as DDS's)."""
+    for d in range(MAX_DEPTH + 1):
+        mv[KILLERS + d] = 0
