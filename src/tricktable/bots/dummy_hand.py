@@ -25,7 +25,7 @@ from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, play_cycle
 from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
-from .rules import Strategy, register_strategy
+from .rules import Strategy, listed_bid, register_strategy
 
 AVERAGE_CARD = 13 / 52  # tricks per unknown card: 13 tricks among 52 cards
 # What the other defender is worth, unseen, and the declarer's margin on his two hands:
@@ -145,7 +145,7 @@ def _legal_bid(legal: Sequence[Action], seat: int, tricks: int, nils: list[int])
     for keep in range(len(nils), -1, -1):
         wanted = (tricks, tuple(sorted(set(nils[:keep]))))
         if wanted in allowed:
-            return Bid(seat, *wanted)
+            return listed_bid(legal, seat, *wanted)
     plain = [a for a in legal if isinstance(a, Bid) and not a.nils]
     return min(plain, key=lambda a: abs(a.tricks - tricks)) if plain else legal[0]
 

@@ -17,7 +17,7 @@ from ..engine.cards import Card, cards_of
 from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
-from .rules import Strategy, register_strategy
+from .rules import Strategy, listed_bid, register_strategy
 from .spades import choose_give, team_need
 
 
@@ -64,10 +64,10 @@ class PaperlessStrategy(Strategy):
         seat = legal[0].seat
         allowed = {a.tricks for a in legal if isinstance(a, Bid)}
         if 0 in allowed and self.nil_hand(obs):
-            return Bid(seat, 0)
+            return listed_bid(legal, seat, 0)
         tricks = max(1, int(self.estimate(obs) + 0.3))
         best = min(allowed, key=lambda n: (abs(n - tricks), n))
-        return Bid(seat, best)
+        return listed_bid(legal, seat, best)
 
     def goals(self, obs: Observation, view: CardView, actor: int) -> Goals:
         bids: Sequence[int | None] = obs.info.get("bids", (None,) * 4)

@@ -20,7 +20,7 @@ from ..engine.game import Game
 from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
-from .rules import Strategy, register_strategy
+from .rules import Strategy, listed_bid, register_strategy
 
 _TEAMS = (frozenset({0, 2}), frozenset({1, 3}))  # the partnerships, by seat % 2
 _NOBODY: frozenset[int] = frozenset()
@@ -87,7 +87,7 @@ class SpadesStrategy(Strategy):
         estimate = estimate_tricks(obs.hand, order, self.game.deck)
         risk = nil_risk(obs.hand, order)
         nil_ok = partner_bid != 0 and (partner_bid is None or partner_bid >= 3)
-        nil = Bid(seat, 0)
+        nil = listed_bid(legal, seat, 0)
         if nil_ok and risk <= 1.3 and estimate < 1.6 and nil in legal:
             return nil
         bid = max(1, round(estimate))

@@ -18,7 +18,7 @@ from ..engine.cards import Card, CardSet
 from ..engine.observation import Observation
 from .cardplay import CardView, Goals
 from .handeval import estimate_tricks, nil_risk
-from .rules import Strategy, register_strategy
+from .rules import Strategy, listed_bid, register_strategy
 
 CALIBRATION = {3: (1.3, 0.6), 4: (1.0, 0.75)}
 """Tricks taken against the sure-trick estimate, per number of hands in play: a
@@ -70,11 +70,11 @@ class ThreeBStrategy(Strategy):
         seat = bids[0].seat
         allowed = {b.tricks for b in bids}
         if 0 in allowed and self.zero_ok(obs):
-            return Bid(seat, 0)
+            return listed_bid(bids, seat, 0)
         expected = self.expected_tricks(obs, obs.hand)
         tricks = max(1, round(expected))
         best = min(allowed - {0} or allowed, key=lambda n: (abs(n - tricks), n))
-        return Bid(seat, best)
+        return listed_bid(bids, seat, best)
 
     # --- the extra card -----------------------------------------------------------------
 
