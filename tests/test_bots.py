@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from harness import redeal
-from tricktable import Phase, make_game
+from tricktable import Phase, make_game, step
 from tricktable.bots import bot_names, make_bot
+from tricktable.bots.rules import listed_bid
 from tricktable.engine.actions import Action, Bid, Exchange, Renege, Trump, parse_action
 from tricktable.engine.cards import cards_of, parse_card, parse_set
 from tricktable.engine.errors import OptionError
@@ -344,3 +345,18 @@ def test_a_bots_stream_seeded_lazily_draws_what_an_eager_one_does() -> None:
         eager.shuffle(items_b)
         assert items_a == items_b
         assert lazy.getstate() == eager.getstate()
+
+
+def test_listed_bid_is_the_object_listed_or_an_equal_new_one() -> None:
+    game = make_game("dummy-hand-spades")
+    state = game.new_game()
+    rng = random.Random(2)
+    step(state, game.random_deal(state, rng))
+    while not isinstance((legal := game.legal_actions(state))[0], Bid):
+        step(state, rng.choice(legal))
+    seat = legal[0].seat
+    bid = next(a for a in legal if isinstance(a, Bid) and a.nils)
+    assert isinstance(bid, Bid)
+    assert listed_bid(legal, seat, bid.tricks, bid.nils) is bid
+    missing = listed_bid(legal, seat, 99)
+    assert missing == Bid(seat, 99) and missing not in legal
