@@ -61,3 +61,25 @@ def test_cards_are_drawn_uniformly_from_the_legal_ones() -> None:
     assert set(first) == set(legal)
     expected = 4000 / len(legal)
     assert all(abs(n - expected) < 0.25 * expected for n in first.values()), first
+
+
+@pytest.mark.parametrize(("name", "options"), [*GAMES, ("dummy-whist", {"honour": True})])
+def test_the_plays_remembered_as_a_card_is_played_are_the_legal_ones(
+        name: str, options: dict[str, object]) -> None:
+    """``play_card`` works out the next seat's legal plays as it moves a card (when the
+    seat follows by the base rule): they must be what ``legal_plays`` finds afresh, after
+    a checked ``step`` and after a ``random_playout``."""
+    game = make_game(name, options)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_game()
+        while state.finished_hands < 2 and state.phase is not Phase.GAME_OVER:
+            step(state, game.random_deal(state, rng))
+            if seed % 2:
+                game.random_playout(state, rng)
+            while legal := game.legal_actions(state):
+                step(state, rng.choice(legal))
+                remembered = state._legal_plays
+                if remembered:
+                    assert state.phase is Phase.PLAY
+                    assert remembered == game.legal_plays(state)

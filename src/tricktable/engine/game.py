@@ -96,10 +96,8 @@ def step(state: State, action: Action) -> None:
             and not action.ace_low
         ):
             state.actions.append(action)
-            state._legal_plays = 0  # forgotten before and after, as in ``Game.apply``
+            state._legal_plays = 0  # forgotten while the card is played (see ``play_card``)
             game.play_card(state, action.seat, card)
-            state._legal_plays = 0
-            state._legal_other = None
             return
     game.check(state, action)
     game.apply(state, action)
@@ -168,10 +166,17 @@ class Game(TrickPlay):
         # Every seat makes its own choices (no dummy): ``controlled_by`` needs no search.
         self._self_controlled = type(self).controller is Game.controller
         # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,
-        # no ace-low calls): ``step`` then takes its hot path for plays.
-        self._plain_plays = plain or (
+        # no ace-low calls) and nothing but plays is legal during play: ``step`` then
+        # takes its hot path for plays, and ``random_playout`` draws from the mask.
+        self._plain_plays = (plain or (
             type(self).apply_play is TrickPlay.apply_play
             and type(self).check_play is TrickPlay.check_play
+        )) and not self.has_extra_play_actions
+        # True when the seat after a card follows by the base rule (``follow_mask`` and
+        # ``legal_plays`` not overridden): ``play_card`` then remembers its legal plays.
+        self._eager_follow = (
+            type(self).legal_plays is TrickPlay.legal_plays
+            and type(self).follow_mask is TrickPlay.follow_mask
         )
 
     def plain_card_play(self) -> bool:
@@ -442,7 +447,7 @@ class Game(TrickPlay):
         list or checking them again (they are legal by construction); anything else
         (bids, calls, a game with choices beside plain plays) goes through ``step``."""
         hand = state.hand_number
-        plain = self._plain_plays and not self.has_extra_play_actions
+        plain = self._plain_plays
         while state.hand_number == hand and state.phase not in _ENDED:
             if plain and state.phase is _PLAY:
                 seat = state.to_act
@@ -451,10 +456,8 @@ class Game(TrickPlay):
                     mask &= mask - 1  # drop the lowest card: the k-th card is drawn
                 card = (mask & -mask).bit_length() - 1
                 state.actions.append(PLAYS_BY_SEAT[seat][card])
-                state._legal_plays = 0
+                state._legal_plays = 0  # forgotten while the card is played
                 self.play_card(state, seat, card)
-                state._legal_plays = 0
-                state._legal_other = None
             else:
                 step(state, rng.choice(self.legal_actions(state)))
 

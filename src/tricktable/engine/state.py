@@ -179,8 +179,9 @@ class State:
         self.winner: int | None = None
         # The cards the seat to act may play, once asked during play (0: not known).
         # ``Game.apply`` forgets it on every change, so ``legal_actions`` and ``check``
-        # share one computation per state. Code that edits fields by hand (tests setting
-        # up a position) calls ``changed()`` afterwards.
+        # share one computation per state (``play_card`` may work out the next seat's).
+        # Code that edits fields by hand (tests setting up a position) calls
+        # ``changed()`` afterwards.
         self._legal_plays = 0
         # the same for the other actions: outside play the legal list, in play the actions
         # beside the plain plays (3B's aces called low, whist renege calls)

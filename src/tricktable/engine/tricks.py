@@ -18,6 +18,9 @@ class TrickPlay:
     """The play of the cards, as a base of ``Game``."""
 
     num_seats: int
+    _eager_follow: bool
+    """True when the seat after a card follows by the base rule: ``play_card`` then works
+    out its legal plays (``State._legal_plays``) as it moves the card."""
     fixed_trick_size: int
     """Cards in every trick when ``trick_size`` is not overridden (else 0): read on every
     card played instead of calling the hook."""
@@ -86,7 +89,9 @@ class TrickPlay:
         self.play_card(state, action.seat, action.card, action.ace_low)
 
     def play_card(self, state: State, seat: int, c: Card, ace_low: bool = False) -> None:
-        """Move a (legal) card from a hand to the trick; resolve the trick when full."""
+        """Move a (legal) card from a hand to the trick; resolve the trick when full. The
+        caller has forgotten the remembered legal plays (``State._legal_plays = 0``);
+        when the trick goes on, the next seat's are remembered if ``_eager_follow``."""
         card_bit = 1 << c
         state.hands[seat] &= ~card_bit
         state.hand_size[seat] -= 1
@@ -97,18 +102,25 @@ class TrickPlay:
         if trick_cards:
             led_suit = state.led_suit
             if led_suit < 0:
-                state.led_suit = suit  # the first card with a suit after a suitless lead
+                # the first card with a suit after a suitless lead
+                state.led_suit = led_suit = suit
             elif suit != led_suit and suit == order.trump:
                 state.trump_broken = True
         else:
             state.leader = seat
-            state.led_suit = suit
+            state.led_suit = led_suit = suit
         if ace_low:
             state.low_aces |= 1 << len(trick_cards)
         state.trick_seats.append(seat)
         trick_cards.append(c)
         if len(trick_cards) < (self.fixed_trick_size or self.trick_size(state)):
-            state.to_act = state.next_seat[seat]
+            follower = state.to_act = state.next_seat[seat]
+            if self._eager_follow:
+                # its legal plays known now, which saves ``legal_actions`` two calls
+                # (``legal_plays``, ``follow_mask``): the base rule, inlined
+                hand = state.hands[follower]
+                same = led_suit >= 0 and hand & order.suit_masks[led_suit]
+                state._legal_plays = same or hand
             return
         self.finish_trick(state)
 
