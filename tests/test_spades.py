@@ -344,3 +344,24 @@ def test_a_deal_stepped_into_two_tables_gives_each_hands_of_its_own() -> None:
         step(first, game.legal_actions(first)[0])
     step(first, game.legal_actions(first)[0])
     assert [h.bit_count() for h in second.hands] == [13] * 4
+
+
+def test_step_takes_a_listed_action_by_identity_and_an_equal_new_one_by_check() -> None:
+    """``step`` applies the very object ``legal_actions`` listed without ``check`` (it is
+    legal by being listed); an equal new object and a refused one still go through
+    ``check``, and all end the same way."""
+    game = make_game("spades")
+    rng = random.Random(8)
+    state = game.new_game()
+    step(state, game.random_deal(state, rng))
+    listed = game.legal_actions(state)[5]
+    twin = state.copy()
+    step(state, listed)
+    game.legal_actions(twin)  # remembered as in ``state``
+    step(twin, Bid(listed.seat, 5))
+    assert twin.actions == state.actions and twin.to_act == state.to_act
+    assert state.bids == twin.bids
+    with pytest.raises(IllegalAction):  # a bid listed for a seat no longer to act
+        step(state, listed)
+    with pytest.raises(IllegalAction):
+        step(state, Bid(state.to_act, 14))

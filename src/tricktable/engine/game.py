@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar
 
 from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
@@ -99,6 +101,12 @@ def step(state: State, action: Action) -> None:
             state._legal_plays = 0  # forgotten while the card is played (see ``play_card``)
             game.play_card(state, action.seat, card)
             return
+    elif (listed := state._legal_other) is not None and any(map(is_, listed, repeat(action))):
+        # The very object listed as legal now (bids are interned, and bots choose from
+        # the list): ``check`` accepts every listed action and nothing else, so the
+        # look-up by identity (in C) is the check.
+        game.apply(state, action)
+        return
     game.check(state, action)
     game.apply(state, action)
 
