@@ -180,12 +180,13 @@ def shuffled(deck: CardSet, rng: random.Random) -> list[Card]:
     return sorted(deck_cards(deck), key=lambda _: key())
 
 
-def deal_piles(deck: CardSet, sizes: Sequence[int], rng: random.Random) -> list[list[Card]]:
+def deal_piles(deck: CardSet, sizes: Sequence[int], rng: random.Random
+               ) -> list[tuple[Card, ...]]:
     """Shuffle a deck and cut it into piles of the given sizes (which must use it all)."""
-    cards = shuffled(deck, rng)
+    cards = tuple(shuffled(deck, rng))  # cut into tuples at once, as a Deal holds them
     if sum(sizes) != len(cards):
         raise ValueError(f"piles of {list(sizes)} do not use a deck of {len(cards)} cards")
-    piles: list[list[Card]] = []
+    piles: list[tuple[Card, ...]] = []
     start = 0
     for size in sizes:
         piles.append(cards[start : start + size])

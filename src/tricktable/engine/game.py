@@ -144,6 +144,9 @@ class Game(TrickPlay):
         # rather than working them out again. Only a cache: a Deal is immutable and is
         # matched by identity.
         self._checked_deal: tuple[Deal | None, list[CardSet]] = (None, [])
+        # Who plays after each seat at the start of a hand (games with a seat out or a
+        # dummy change the state's own copy).
+        self._clockwise = tuple((s + 1) % self.num_seats for s in range(self.num_seats))
         # The keys of the totals, one per scoring entity: every observation maps them.
         self._entity_labels = tuple(self.entity_label(e) for e in range(self.num_entities))
         # Bound check_<verb>/apply_<verb> methods by verb, looked up once per action.
@@ -277,6 +280,8 @@ class Game(TrickPlay):
         while len(candidates) > 1:
             ranks = [c % 13 for c in rng.sample(suited, len(candidates))]  # rank_of, inlined
             best = max(ranks)
+            if ranks.count(best) == 1:  # the usual draw: one high card
+                return candidates[ranks.index(best)]
             candidates = tuple(s for s, r in zip(candidates, ranks, strict=True) if r == best)
         return candidates[0]
 
@@ -298,7 +303,7 @@ class Game(TrickPlay):
         dealer = self.next_dealer(state) if state.hand_number >= 0 else self.draw_first_dealer(rng)
         sizes, extra = self.deal_sizes(dealer)
         piles = deal_piles(self.deck, [*sizes, extra], rng)
-        return Deal(CHANCE, dealer, tuple(map(tuple, piles[:-1])), tuple(piles[-1]))
+        return Deal(CHANCE, dealer, tuple(piles[:-1]), piles[-1])
 
     def check_deal(self, state: State, deal: Deal) -> None:
         if state.phase not in _BETWEEN_HANDS:
@@ -376,7 +381,7 @@ class Game(TrickPlay):
             masks = [sum(map(bit_of, cards)) for cards in deal.hands]
         state.hands = list(masks)  # the state's own: its hands change as cards are played
         state.hand_size = list(map(len, deal.hands))
-        state.next_seat = [(s + 1) % n for s in range(n)]
+        state.next_seat = list(self._clockwise)
         state.trick_seats = []
         state.trick_cards = []
         state.low_aces = 0
