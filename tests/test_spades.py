@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tricktable import IllegalAction, Phase, make_game, step
+from tricktable import IllegalAction, Phase, State, make_game, step
 from tricktable.engine.actions import Bid, Give, Pass, Play, parse_action
 from tricktable.engine.cards import parse_card
 from tricktable.engine.records import HandRecord, Record, replay, summary
@@ -365,3 +365,21 @@ def test_step_takes_a_listed_action_by_identity_and_an_equal_new_one_by_check() 
         step(state, listed)
     with pytest.raises(IllegalAction):
         step(state, Bid(state.to_act, 14))
+
+
+def test_a_game_overriding_next_leader_is_asked_who_leads() -> None:
+    """The winner leads without a call to ``next_leader`` only when a game leaves it as it
+    is; a game that overrides it is asked after every trick."""
+
+    class WinnersLeft(Spades):
+        def next_leader(self, state: State, winner: int) -> int:
+            return (winner + 1) % 4
+
+    plain, odd = make_game("spades"), WinnersLeft()
+    assert plain._winner_leads and not odd._winner_leads
+    rng = random.Random(5)
+    state = odd.new_game()
+    step(state, odd.random_deal(state, rng))
+    while not state.tricks:
+        step(state, rng.choice(odd.legal_actions(state)))
+    assert state.to_act == (state.tricks[0].winner + 1) % 4

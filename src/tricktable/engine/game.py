@@ -166,14 +166,16 @@ class Game(TrickPlay):
         # With options that leave the play plain (``plain_card_play``), the overrides
         # below do nothing more than the base rules, and the fast paths apply.
         plain = self.plain_card_play()
-        if plain:
-            self.has_extra_play_actions = False
+        # set on the instance either way: ``legal_actions`` reads it at every play, and
+        # CPython 3.11 does not specialise reading a class attribute through an instance
+        self.has_extra_play_actions = self.has_extra_play_actions and not plain
         # True when only the seat to act (or whoever plays for it) ever has a choice:
         # the observations of the other seats then need no legal list at all.
         self._turns_only = plain or type(self).check_turn is Game.check_turn
         self.fixed_trick_size = (
             self.num_seats if type(self).trick_size is TrickPlay.trick_size else 0
         )
+        self._winner_leads = type(self).next_leader is TrickPlay.next_leader
         # Every seat makes its own choices (no dummy): ``controlled_by`` needs no search.
         self._self_controlled = type(self).controller is Game.controller
         # True when a card play does nothing beyond ``play_card`` (no renege bookkeeping,

@@ -13,6 +13,8 @@ from .cards import Card, CardSet, card_str, format_set
 from .errors import IllegalAction
 from .state import State, Trick
 
+_new_tuple = tuple.__new__
+
 
 class TrickPlay:
     """The play of the cards, as a base of ``Game``."""
@@ -24,6 +26,9 @@ class TrickPlay:
     fixed_trick_size: int
     """Cards in every trick when ``trick_size`` is not overridden (else 0): read on every
     card played instead of calling the hook."""
+    _winner_leads: bool
+    """True when ``next_leader`` is not overridden: a trick's winner leads the next, read
+    instead of calling the hook."""
 
     def finish_hand(self, state: State) -> None:
         """Score the hand once its last trick is taken (``Game`` implements it)."""
@@ -134,9 +139,10 @@ class TrickPlay:
         low_aces = state.low_aces
         winner = seats[state.order.winner(cards, led_suit, low_aces)]
         tricks = state.tricks
-        # (``_make`` from a tuple: 60% of the time of the named tuple's ``__new__``)
+        # (made by ``tuple.__new__`` from its six fields: ``_make`` less its Python frame
+        # and length check, a third of the time of the named tuple's ``__new__``)
         trick = (seats[0], tuple(seats), tuple(cards), winner, led_suit, low_aces)
-        tricks.append(Trick._make(trick))
+        tricks.append(_new_tuple(Trick, trick))
         state.won[winner] += 1
         state.trick_seats = []
         state.trick_cards = []
@@ -145,7 +151,7 @@ class TrickPlay:
         if len(tricks) == state.tricks_per_hand:
             self.finish_hand(state)
         else:
-            state.to_act = self.next_leader(state, winner)
+            state.to_act = winner if self._winner_leads else self.next_leader(state, winner)
 
     def next_leader(self, state: State, winner: int) -> int:
         """Who leads after a trick: its winner (a dummy leads from the board)."""
