@@ -204,6 +204,18 @@ def test_a_finesse_through_the_second_hand_is_two_quick_tricks() -> None:
     assert solver.nodes == 1
 
 
+def test_the_second_and_third_trumps_of_one_side_take_a_trick() -> None:
+    """Spades trump, North holds the ace; West the king with another trump and East the
+    queen: the ace can fall on one of them only, so East-West take a trump trick and
+    North-South cannot take all three, known at the first node (they take one)."""
+    hands = four_hands("AS 2H 3H", "QS 2D 3D", "4H 5H 6H", "KS 4S 4D")
+    pos = simple(hands, CardOrder(trump=0))
+    assert reference_tricks(pos, 0b0101, 0b0101) == 1
+    solver = Solver(table_bits=10)
+    assert not solver.at_least(pos, 0b0101, 0b0101, 3)
+    assert solver.nodes == 1
+
+
 def test_a_suit_cashed_by_the_leader_is_not_counted_again_for_his_partner() -> None:
     """Hearts trump, North to lead: his jack of diamonds wins a round over South's six,
     and South's ace of spades and king of diamonds are winners too; but once the diamonds

@@ -625,6 +625,32 @@ def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
 
 
 @njit(cache=True)
+def _second_and_third_trumps(st: np.ndarray, holder: int, trump: int) -> int:
+    """The rank bit of the third best trump when the side not holding the best
+    (``holder``'s) holds the second and third best, the second in a hand with another
+    trump: that side takes a trick with one of them whatever anyone does (the best
+    falls on one of them at most, and the second's holder keeps it back while it
+    could), else -1 (DDS's later tricks). Ace calls and throwing rules are left out."""
+    if st[RULES + R_ACE_LOW * SUITS + trump] or _any_must_throw(st):
+        return -1
+    union = st[IN_HANDS + trump]
+    second = _second_bit(union)
+    if second < 0:
+        return -1
+    third = _top_bit(union & ~(1 << _top_bit(union)) & ~(1 << second))
+    if third < 0:
+        return -1
+    maxi = st[MAXIMIZERS]
+    side = (maxi >> holder) & 1
+    h2 = st[HOLDER + trump * 16 + second]
+    h3 = st[HOLDER + trump * 16 + third]
+    if (((maxi >> h2) & 1) != side and ((maxi >> h3) & 1) != side
+            and _popcount(st[HANDS + h2 * SUITS + trump]) > 1):
+        return third
+    return -1
+
+
+@njit(cache=True)
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
@@ -1515,8 +1541,11 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
                 elif target > left - run:
                     mv[rel + trump] = lowest
                     return False
-                # the second best trump behind the best takes a trick for the other side
+                # the second best trump behind the best, or the second (guarded) and the
+                # third best together, take a trick for the other side
                 second = _second_trump_over(st, holder, trump)
+                if second < 0:
+                    second = _second_and_third_trumps(st, holder, trump)
                 if second >= 0:
                     if (st[MAXIMIZERS] >> holder) & 1:
                         if target == left:
