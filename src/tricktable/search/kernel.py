@@ -75,7 +75,10 @@ IN_HANDS = PARTIAL + 1
 # Per internal suit and rank bit (16 a suit), the seat the card was dealt to: a card
 # only ever leaves that hand, so this never changes during a search.
 HOLDER = IN_HANDS + SUITS
-TRICK_CARDS = HOLDER + SUITS * 16
+# 1 when a rule makes some card be thrown when void (set at the start of every search
+# from the rule masks, which do not change during it; read by many bounds)
+THROW_RULE = HOLDER + SUITS * 16
+TRICK_CARDS = THROW_RULE + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -437,15 +440,11 @@ def _gen_moves(
             # the lowest card of a run stands for the run: my cards with no card of
             # another hand, or of the trick, between them play alike now and later
             b = _top_bit(m & -m)
-            run_top = b
-            nb = b + 1
-            end = 15
+            above = (others >> (b + 1)) << (b + 1)  # the other hands' cards above it
+            nb = _top_bit(above & -above) if above else 15  # the first of them
             if ace_apart and b <= ACE_BIT:
-                end = ACE_BIT if b < ACE_BIT else ACE_BIT + 1
-            while nb < end and not (others >> nb) & 1:
-                if (mine >> nb) & 1:
-                    run_top = nb
-                nb += 1
+                nb = min(nb, ACE_BIT if b < ACE_BIT else ACE_BIT + 1)
+            run_top = _top_bit(m & ((1 << nb) - 1))
             m &= ~((1 << nb) - 1)
             for variant in range(2):
                 if variant == 1:
@@ -833,35 +832,44 @@ def _cash_rounds(st: np.ndarray, seat: int, s: int) -> int:
     mine = st[HANDS + seat * SUITS + s]
     if not mine or not _may_lead_suit(st, s):
         return NO_RANK << 5
-    cap = _ruff_cap(st, seat, s)
     if _any_must_throw(st):
         # a void partner made to throw a card could take the lead: the top run only
-        return min(_top_run(st, seat, s), cap) | _stopper(st, seat, s) << 5
+        return min(_top_run(st, seat, s), _ruff_cap(st, seat, s)) | _stopper(st, seat, s) << 5
     maxi = st[MAXIMIZERS]
     side = (maxi >> seat) & 1
+    trump = st[TRUMP]
+    may_ruff = trump >= 0 and s != trump
+    cap = 99  # as _ruff_cap, in the same pass as the longest other holding
+    longest = 0
+    for o in range(st[N_SEATS]):
+        if o != seat:
+            held = _popcount(st[HANDS + o * SUITS + s])
+            longest = max(longest, held)
+            if may_ruff and ((maxi >> o) & 1) != side and st[HANDS + o * SUITS + trump]:
+                cap = min(cap, held)
     rounds = min(_popcount(mine), cap)
+    run = _top_run(st, seat, s)  # rounds won by cards above every other hand's
     rest = mine
     lowest = NO_RANK
     for i in range(rounds):
         card = _top_bit(rest)
-        beaten_by = -1
-        others = False
-        for o in range(st[N_SEATS]):
-            held = st[HANDS + o * SUITS + s]
-            if o == seat or _popcount(held) <= i:
-                continue
-            others = True
-            if ((maxi >> o) & 1) == side:
-                for _ in range(i):  # the partner's lowest card left after i rounds
-                    held &= held - 1
-                c = _top_bit(held & -held)
-            else:
-                c = _top_bit(held)
-            beaten_by = max(beaten_by, c)
-        if beaten_by > card:
-            return i | min(lowest, beaten_by) << 5
-        if not others:
-            break
+        if i >= run:
+            beaten_by = -1
+            for o in range(st[N_SEATS]):
+                held = st[HANDS + o * SUITS + s]
+                if o == seat or _popcount(held) <= i:
+                    continue
+                if ((maxi >> o) & 1) == side:
+                    for _ in range(i):  # the partner's lowest card left after i rounds
+                        held &= held - 1
+                    c = _top_bit(held & -held)
+                else:
+                    c = _top_bit(held)
+                beaten_by = max(beaten_by, c)
+            if beaten_by > card:
+                return i | min(lowest, beaten_by) << 5
+        if i >= longest:
+            break  # every other hand is out of the suit: the rest are long cards
         lowest = card
         rest &= ~(1 << card)
     return rounds | lowest << 5
@@ -871,10 +879,16 @@ def _cash_rounds(st: np.ndarray, seat: int, s: int) -> int:
 def _any_must_throw(st: np.ndarray) -> bool:
     """Whether a rule makes some card be thrown when void (a partner could then be
     made to take the lead from the hand cashing its long cards)."""
+    return bool(st[THROW_RULE] != 0)
+
+
+@njit(cache=True)
+def _note_throw_rule(st: np.ndarray) -> None:
+    """Work out ``THROW_RULE`` from the rule masks, before a search."""
     masks = 0
     for u in range(SUITS):
         masks |= st[RULES + R_MUST_THROW * SUITS + u]
-    return masks != 0
+    st[THROW_RULE] = 1 if masks else 0
 
 
 @njit(cache=True)
@@ -1485,7 +1499,7 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     return -1, chain, pref
 
 
-@njit("boolean(int64[:], int64[:], int64[:], int64, int64)", cache=True)
+@njit("boolean(int64[::1], int64[::1], int64[::1], int64, int64)", cache=True)
 def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: int) -> bool:
     """Do the maximizers get at least ``target`` counted tricks of those left? Also
     writes, at mv[RELEVANT + depth * SUITS:], the ranks the answer depends on."""
@@ -1680,6 +1694,7 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     """The counted tricks of those left, found by zero-window searches from a guess."""
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
+    _note_throw_rule(st)
     lo = 0
     hi = st[TRICKS_LEFT]
     t = min(max(guess, lo + 1), hi)
@@ -1700,6 +1715,7 @@ def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> 
     """One zero-window search: do the maximizers get at least ``target``?"""
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
+    _note_throw_rule(st)
     _no_killers(mv)
     return _search(st, tt, mv, 0, target)
 
