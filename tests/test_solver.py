@@ -268,7 +268,7 @@ def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
     small = Solver(table_bits=6)
     rng = random.Random(14)
     for i in range(30):
-        pos = random_bridge_position(rng, 7, (0, 1, 2, 3, NO_SUIT)[i % 5])
+        pos = random_bridge_position(rng, 8, (0, 1, 2, 3, NO_SUIT)[i % 5])
         side = 0b0101 if pos.to_act % 2 == 0 else 0b1010
         assert small.tricks(pos, side) == shared_solver().tricks(pos, side)
     assert small._table[small._k.H_FULL] > 30, "the small table filled up many times"
