@@ -108,10 +108,12 @@ ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards 
 # (the chains are keyed on them. Measured at 11 cards a hand: keeping 2 made entries less
 # general, 3-18% more nodes and a 13-17% slower median; none made chain walks 3x longer.)
 CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
-TT_MIN_LEFT = 4  # positions with fewer tricks left are searched again rather than looked up
+TT_MIN_LEFT = 3  # positions with fewer tricks left are searched again rather than looked up
 # (measured: two tricks left, 2-5% fewer nodes than looking them up, as a fresh answer
-# rests on fewer ranks than one stored for another; three left, up to 8% more nodes but
-# 9-13% less time, the look-up and the store costing more than the search they save)
+# rests on fewer ranks than one stored for another)
+TT_MIN_LEFT_SIDES = 4  # the same where two sides share every trick, whose bounds are
+# strong: there three-trick positions too (up to 8% more nodes, 9-13% less time on the
+# bridge sets; for a nil or one seat alone a Dummy Hand review took twice as long)
 TT_EARLY = 5  # from this many tricks left the table is looked up before the bounds
 SHAPE_WORDS = 5
 E_SHAPE = 0  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
@@ -1584,7 +1586,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             if (not (st[MAXIMIZERS] >> lone) & 1 and st[TO_ACT] != lone
                     and _ducks_every_trick(st, mv, rel, lone)):
                 return False
-    if n == 0 and TT_MIN_LEFT <= left < TT_EARLY:
+    if n == 0 and left < TT_EARLY and left >= (
+            TT_MIN_LEFT_SIDES if st[MAXIMIZERS] == st[COUNTED] else TT_MIN_LEFT):
         outcome, chain, pref = _probe(st, tt, mv, k, rel, target)
         if outcome >= 0:
             return outcome == 1
