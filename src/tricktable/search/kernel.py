@@ -18,8 +18,10 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
   of the tricks still to come, so positions that differ only in cards already played
   share an entry;
 - equivalent cards as one move (cards of one hand with nothing between them left in play);
-- quick tricks: the leader's sure winners from the top (long cards once the other hands
-  are out of the suit), a lower bound for its side;
+- quick tricks: the rounds of each suit the leader surely wins leading his highest card
+  (an opponent keeping his best, a partner playing low; long cards once the other hands
+  are out of the suit), with a partner's reached after them (DDS's finesse included), a
+  lower bound for its side;
 - later tricks: what one side's trumps surely win when the other has none, and, with
   no trumps left, that a side on lead cannot win every trick outside the suits it
   holds the top of;
@@ -1006,7 +1008,19 @@ def _runs_of(st: np.ndarray, seat: int) -> int:
 @njit(cache=True)
 def _run_in(runs: int, s: int) -> int:
     """The rounds of suit ``s`` in a hand's runs (``_runs_of``)."""
-    return (runs >> (RUN_BITS * s)) & 31
+    return _run_part(runs, s) & 31
+
+
+@njit(cache=True)
+def _run_part(runs: int, s: int) -> int:
+    """Suit ``s``'s part of a hand's runs, packed as ``_cash_rounds`` packs it."""
+    return (runs >> (RUN_BITS * s)) & ((1 << RUN_BITS) - 1)
+
+
+@njit(cache=True)
+def _run_rank(runs: int, s: int) -> int:
+    """The lowest rank bit the rounds of suit ``s`` in a hand's runs rest on."""
+    return _run_part(runs, s) >> 5
 
 
 @njit(cache=True)
@@ -1039,14 +1053,15 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
     """Whether the leader's side surely takes ``needed`` tricks by cashing winners, and
     if so the ranks that rests on into mv[rel:]. Tried in turn, the first that is enough
     deciding (a position with more winners elsewhere cashes as many, so each rests only
-    on the suits it cashes, down to their stoppers):
+    on the suits it cashes, down to the ranks its rounds compared):
 
-    - the leader's runs from the top;
+    - the leader's rounds of each suit (``_cash_rounds``);
     - with a partner's help: two rounds of a suit whose two top cards they share (the
       lead comes back to the leader) besides the leader's runs;
     - one trick, ruffed by a partner;
     - a partner's runs, reached by leading a suit whose top card he holds (he keeps the
-      lead); or those after the leader's own in the other suits, when that is safe: the
+      lead; ``_entry_rounds``); or those after the leader's own in the other suits, when
+      that is safe (``_partner_cashes``): the
       partner, following or discarding meanwhile, has cards enough to spare outside his
       winners and no trump he might have to spend on them (this rests on every suit).
     """
@@ -1203,7 +1218,7 @@ def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int
     plays between the two (DDS's finesse), two rounds: that opponent's card falls to his
     best or his third best wins; and then the rest of his cards too when no other hand
     holds more than two of the suit. (Not told with aces called low or throwing rules.)"""
-    own = (partner_runs >> (RUN_BITS * s)) & ((1 << RUN_BITS) - 1)
+    own = _run_part(partner_runs, s)
     if (own & 31) >= 2 or st[RULES + R_ACE_LOW * SUITS + s] or _any_must_throw(st):
         return own
     union = st[IN_HANDS + s]
@@ -1238,7 +1253,7 @@ def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int,
     """The ranks of ``seat``'s runs (``_runs_of``), in the suits it cashes."""
     for s in range(4):
         if _run_in(runs, s):
-            mv[rel + s] = min(mv[rel + s], (runs >> (RUN_BITS * s + 5)) & 15)
+            mv[rel + s] = min(mv[rel + s], _run_rank(runs, s))
 
 
 @njit(cache=True)
@@ -1439,7 +1454,7 @@ def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
     """The result rests on ``seat``'s runs (``_runs_of``) in the four suits."""
     runs = _runs_of(st, seat)
     for s in range(4):
-        mv[rel + s] = min(mv[rel + s], (runs >> (RUN_BITS * s + 5)) & 15)
+        mv[rel + s] = min(mv[rel + s], _run_rank(runs, s))
 
 
 @njit(cache=True)
