@@ -638,12 +638,10 @@ def _second_and_third_trumps(st: np.ndarray, holder: int, trump: int) -> int:
     if st[RULES + R_ACE_LOW * SUITS + trump] or _any_must_throw(st):
         return -1
     union = st[IN_HANDS + trump]
-    second = _second_bit(union)
-    if second < 0:
-        return -1
-    third = _top_bit(union & ~(1 << _top_bit(union)) & ~(1 << second))
+    third = _third_bit(union)
     if third < 0:
         return -1
+    second = _second_bit(union)
     maxi = st[MAXIMIZERS]
     side = (maxi >> holder) & 1
     h2 = st[HOLDER + trump * 16 + second]
@@ -666,6 +664,22 @@ def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
 def _second_bit(cards: int) -> int:
     """The rank bit of the second highest of ``cards`` (-1 if fewer than two)."""
     return _top_bit(cards & ~(1 << _top_bit(cards))) if cards else -1
+
+
+@njit(cache=True)
+def _third_bit(cards: int) -> int:
+    """The rank bit of the third highest of ``cards`` (-1 if fewer than three)."""
+    return _second_bit(cards & ~(1 << _top_bit(cards))) if cards else -1
+
+
+@njit(cache=True)
+def _longest_other(st: np.ndarray, seat: int, s: int) -> int:
+    """The most cards of suit ``s`` any seat but ``seat`` holds."""
+    longest = 0
+    for o in range(st[N_SEATS]):
+        if o != seat:
+            longest = max(longest, _popcount(st[HANDS + o * SUITS + s]))
+    return longest
 
 
 @njit(cache=True)
@@ -842,17 +856,8 @@ def _cash_rounds(st: np.ndarray, seat: int, s: int) -> int:
         return min(_top_run(st, seat, s), _ruff_cap(st, seat, s)) | _stopper(st, seat, s) << 5
     maxi = st[MAXIMIZERS]
     side = (maxi >> seat) & 1
-    trump = st[TRUMP]
-    may_ruff = trump >= 0 and s != trump
-    cap = 99  # as _ruff_cap, in the same pass as the longest other holding
-    longest = 0
-    for o in range(st[N_SEATS]):
-        if o != seat:
-            held = _popcount(st[HANDS + o * SUITS + s])
-            longest = max(longest, held)
-            if may_ruff and ((maxi >> o) & 1) != side and st[HANDS + o * SUITS + trump]:
-                cap = min(cap, held)
-    rounds = min(_popcount(mine), cap)
+    longest = _longest_other(st, seat, s)
+    rounds = min(_popcount(mine), _ruff_cap(st, seat, s))
     run = _top_run(st, seat, s)  # rounds won by cards above every other hand's
     rest = mine
     lowest = NO_RANK
@@ -1222,10 +1227,10 @@ def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int
     if (own & 31) >= 2 or st[RULES + R_ACE_LOW * SUITS + s] or _any_must_throw(st):
         return own
     union = st[IN_HANDS + s]
-    second = _second_bit(union)
-    third = _top_bit(union & ~(1 << _top_bit(union)) & ~(1 << second)) if second >= 0 else -1
+    third = _third_bit(union)
     if third < 0 or st[HOLDER + s * 16 + third] != p:
         return own
+    second = _second_bit(union)
     maxi = st[MAXIMIZERS]
     o = st[NEXT + leader]
     between = False
@@ -1238,11 +1243,7 @@ def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int
         return own
     rounds = 2
     held = _popcount(st[HANDS + p * SUITS + s])
-    longest = 0
-    for q in range(st[N_SEATS]):
-        if q != p:
-            longest = max(longest, _popcount(st[HANDS + q * SUITS + s]))
-    if longest <= 2 and cap >= held:
+    if _longest_other(st, p, s) <= 2 and cap >= held:
         rounds = held
     return rounds | min(third, own >> 5) << 5
 
