@@ -21,6 +21,7 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import process as futures_process
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,11 +198,14 @@ def _stop_at_once(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         process.join(timeout=1)
     # The pool's manager thread notices the workers gone and closes its wake-up pipe;
-    # Python 3.11 writes to that pipe at exit without a lock, and a thread still tearing
-    # down then printed "Bad file descriptor" after our one line: let it finish first.
+    # Python 3.11's exit hook writes to that pipe without a lock, and a thread still
+    # tearing down then printed "Bad file descriptor" after our one line. Let it finish
+    # first; if it is slow (a busy machine), take it off the hook's list: it needs no
+    # wake-up (shutdown has woken it), and the interpreter still joins it at exit.
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=2)
+        getattr(futures_process, "_threads_wakeups", {}).pop(manager, None)
 
 
 def run(
