@@ -46,6 +46,7 @@ Runner = Callable[[int, random.Random], int]
 
 def tricktable_runner() -> Runner:
     game = make_game("spades")
+    ended = (Phase.SCORING, Phase.GAME_OVER)  # (an Enum member read off its class is slow)
 
     def run(hands: int, rng: random.Random) -> int:
         legal_actions = game.legal_actions
@@ -58,7 +59,7 @@ def tricktable_runner() -> Runner:
             while legal := legal_actions(state):
                 step(state, choice(legal))
                 actions += 1
-            if state.phase not in (Phase.SCORING, Phase.GAME_OVER):
+            if state.phase not in ended:
                 raise AssertionError(f"tricktable hand stopped early: {state}")
         return actions
 

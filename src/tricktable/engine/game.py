@@ -86,19 +86,20 @@ def step(state: State, action: Action) -> None:
     game = state.game
     if type(action) is Play and game._plain_plays:
         # The hot path (most actions of a hand): a card the seat to act may play, by the
-        # mask remembered for this state (nonzero only during play; see State). Anything
-        # else takes the full check below, which explains a refusal.
+        # mask remembered for this state. Anything else takes the full check below,
+        # which explains a refusal.
         card = action.card
+        mask = state._legal_plays  # nonzero only during play: see State
+        if not mask and state.phase is _PLAY:
+            mask = game._remember_plays(state)
         if (
-            state.phase is _PLAY
-            and action.seat == state.to_act
+            action.seat == state.to_act
             and type(card) is int
             and card >= 0
-            and (state._legal_plays or game._remember_plays(state)) >> card & 1
+            and mask >> card & 1
             and not action.ace_low
         ):
             state.actions.append(action)
-            state._legal_plays = 0  # forgotten while the card is played (see ``play_card``)
             game.play_card(state, action.seat, card)
             return
     elif (listed := state._legal_other) is not None and any(map(is_, listed, repeat(action))):
@@ -411,29 +412,28 @@ class Game(TrickPlay):
 
     def legal_actions(self, state: State) -> list[Action]:
         """Every action the seat to act may take now (empty between hands and at the end)."""
-        phase = state.phase
-        if phase is _PLAY:
-            seat = state.to_act
-            mask = state._legal_plays
-            if not mask:
-                mask = state._legal_plays = self.legal_plays(state)
-            # the plays listed a byte of the set at a time (see ``_plays_by_byte``)
-            b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
-            p0, p1, p2, p3, p4, p5, p6 = _PLAYS_BY_BYTE[seat]
-            out: list[Action] = [
-                *p0[b0], *p1[b1], *p2[b2], *p3[b3], *p4[b4], *p5[b5], *p6[b6]
-            ]
-            if self.has_extra_play_actions:
-                # worked out once per state, as the plays are: the table and the
-                # observation of one decision both ask
-                extra = state._legal_other
-                if extra is None:
-                    extra = state._legal_other = tuple(self.extra_play_actions(state))
-                out.extend(extra)
-            return out
-        if phase in _BETWEEN_HANDS or phase is _GAME_OVER:
-            return []
-        return list(self._listed_actions(state))
+        mask = state._legal_plays  # nonzero only during play: see State
+        if not mask:
+            phase = state.phase
+            if phase is not _PLAY:
+                if phase in _ENDED:
+                    return []
+                return list(self._listed_actions(state))
+            mask = state._legal_plays = self.legal_plays(state)
+        # the plays listed a byte of the set at a time (see ``_plays_by_byte``)
+        b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+        p0, p1, p2, p3, p4, p5, p6 = _PLAYS_BY_BYTE[state.to_act]
+        out: list[Action] = [
+            *p0[b0], *p1[b1], *p2[b2], *p3[b3], *p4[b4], *p5[b5], *p6[b6]
+        ]
+        if self.has_extra_play_actions:
+            # worked out once per state, as the plays are: the table and the
+            # observation of one decision both ask
+            extra = state._legal_other
+            if extra is None:
+                extra = state._legal_other = tuple(self.extra_play_actions(state))
+            out.extend(extra)
+        return out
 
     def _listed_actions(self, state: State) -> Sequence[Action]:
         """``legal_actions`` without the copy for the caller to keep: outside the play of
@@ -471,13 +471,13 @@ class Game(TrickPlay):
                     mask &= mask - 1  # drop the lowest card: the k-th card is drawn
                 card = (mask & -mask).bit_length() - 1
                 state.actions.append(PLAYS_BY_SEAT[seat][card])
-                state._legal_plays = 0  # forgotten while the card is played
                 self.play_card(state, seat, card)
             else:
                 step(state, rng.choice(self.legal_actions(state)))
 
-    def phase_legal_actions(self, state: State) -> list[Action]:
-        """Legal actions outside the play of the cards (bids, passes, exchanges, ...)."""
+    def phase_legal_actions(self, state: State) -> Sequence[Action]:
+        """Legal actions outside the play of the cards (bids, passes, exchanges, ...); a
+        tuple is kept as it is (``_listed_actions``), a list copied."""
         raise NotImplementedError
 
     has_extra_play_actions: bool = False

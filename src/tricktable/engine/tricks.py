@@ -94,11 +94,12 @@ class TrickPlay:
         self.play_card(state, action.seat, action.card, action.ace_low)
 
     def play_card(self, state: State, seat: int, c: Card, ace_low: bool = False) -> None:
-        """Move a (legal) card from a hand to the trick; resolve the trick when full. The
-        caller has forgotten the remembered legal plays (``State._legal_plays = 0``);
-        when the trick goes on, the next seat's are remembered if ``_eager_follow``."""
+        """Move a (legal) card from a hand to the trick; resolve the trick when full.
+        Leaves ``State._legal_plays`` right for the new state: the next seat's when the
+        trick goes on and ``_eager_follow``, else forgotten."""
         card_bit = 1 << c
-        state.hands[seat] &= ~card_bit
+        hands = state.hands
+        hands[seat] ^= card_bit  # (the seat holds it)
         state.hand_size[seat] -= 1
         state.played |= card_bit
         order = state.order
@@ -123,10 +124,13 @@ class TrickPlay:
             if self._eager_follow:
                 # its legal plays known now, which saves ``legal_actions`` two calls
                 # (``legal_plays``, ``follow_mask``): the base rule, inlined
-                hand = state.hands[follower]
+                hand = hands[follower]
                 same = led_suit >= 0 and hand & order.suit_masks[led_suit]
                 state._legal_plays = same or hand
+            else:
+                state._legal_plays = 0
             return
+        state._legal_plays = 0
         self.finish_trick(state)
 
     def trick_size(self, state: State) -> int:

@@ -31,6 +31,8 @@ _BIDS = [tuple(Bid(seat, n) for n in range(14)) for seat in range(4)]
 # Phases as module constants: a member read off the Enum class costs ~70 ns a time.
 _REVEAL = Phase.REVEAL
 _BIDDING = Phase.BIDDING
+_EXCHANGE = Phase.EXCHANGE
+_PLAY = Phase.PLAY
 
 
 @dataclass(frozen=True)
@@ -178,12 +180,12 @@ class Spades(Game):
                 return nxt
         return -1
 
-    def phase_legal_actions(self, state: State) -> list[Action]:
+    def phase_legal_actions(self, state: State) -> Sequence[Action]:
         assert isinstance(state, SpadesState)
         seat = state.to_act
         if state.phase is _BIDDING:
             if self.options.variant == "standard":
-                return list(_BIDS[seat])  # every bid, 0 to 13
+                return _BIDS[seat]  # every bid, 0 to 13 (a tuple: kept as it is)
             return [_BIDS[seat][n] for n in self.variant_bids(state, seat)]
         if state.phase is _REVEAL:
             return [Bid(seat, 0, blind=True), Pass(seat)]
@@ -261,13 +263,13 @@ class Spades(Game):
             state.to_act = bidder
         elif state.blind_nil_seat >= 0:  # every seat has bid
             # the partner passes two cards first, then the blind nil bidder passes back
-            state.phase = Phase.EXCHANGE
+            state.phase = _EXCHANGE
             state.to_act = (state.blind_nil_seat + 2) % 4
         else:
             self.start_play(state)
 
     def start_play(self, state: State) -> None:
-        state.phase = Phase.PLAY
+        state.phase = _PLAY
         state.to_act = (state.dealer + 1) % 4
 
     # --- blind nil exchange ----------------------------------------------------------------
