@@ -145,6 +145,8 @@ class Game(TrickPlay):
         # rather than working them out again. Only a cache: a Deal is immutable and is
         # matched by identity.
         self._checked_deal: tuple[Deal | None, list[CardSet]] = (None, [])
+        # The rank of each suited card of the deck, in card order (``draw_first_dealer``).
+        self._suited_ranks = tuple(c % 13 for c in deck_cards(self.deck & SUITED))  # rank_of
         # Who plays after each seat at the start of a hand (games with a seat out or a
         # dummy change the state's own copy).
         self._clockwise = tuple((s + 1) % self.num_seats for s in range(self.num_seats))
@@ -187,11 +189,10 @@ class Game(TrickPlay):
             and type(self).check_play is TrickPlay.check_play
         )) and not self.has_extra_play_actions
         # True when the seat after a card follows by the base rule (``follow_mask`` and
-        # ``legal_plays`` not overridden): ``play_card`` then remembers its legal plays.
-        self._eager_follow = (
-            type(self).legal_plays is TrickPlay.legal_plays
-            and type(self).follow_mask is TrickPlay.follow_mask
-        )
+        # ``legal_plays`` not overridden): ``play_card`` then remembers its legal plays;
+        # ``finish_trick`` the next leader's when ``legal_plays`` is not overridden.
+        self._eager_lead = type(self).legal_plays is TrickPlay.legal_plays
+        self._eager_follow = self._eager_lead and type(self).follow_mask is TrickPlay.follow_mask
 
     def plain_card_play(self) -> bool:
         """True when this table's options make the game's play of the cards plain, though
@@ -279,9 +280,10 @@ class Game(TrickPlay):
         """Draw for the first deal: high card among the real players (ace high, suits equal),
         drawing again among those tied."""
         candidates = self.player_seats
-        suited = deck_cards(self.deck & SUITED)
         while len(candidates) > 1:
-            ranks = [c % 13 for c in rng.sample(suited, len(candidates))]  # rank_of, inlined
+            # the ranks of cards drawn from the suited cards (the same draws as sampling
+            # the cards themselves: ``sample`` picks positions)
+            ranks = rng.sample(self._suited_ranks, len(candidates))
             best = max(ranks)
             if ranks.count(best) == 1:  # the usual draw: one high card
                 return candidates[ranks.index(best)]

@@ -9,7 +9,7 @@ the trick, and resolving a full trick through the hand's ``CardOrder``.
 from __future__ import annotations
 
 from .actions import Action, Play
-from .cards import Card, CardSet, card_str, format_set
+from .cards import BIT_OF, Card, CardSet, card_str, format_set
 from .errors import IllegalAction
 from .state import State, Trick
 
@@ -26,6 +26,9 @@ class TrickPlay:
     fixed_trick_size: int
     """Cards in every trick when ``trick_size`` is not overridden (else 0): read on every
     card played instead of calling the hook."""
+    _eager_lead: bool
+    """True when ``legal_plays`` is not overridden: ``finish_trick`` then works out the
+    next leader's legal plays."""
     _winner_leads: bool
     """True when ``next_leader`` is not overridden: a trick's winner leads the next, read
     instead of calling the hook."""
@@ -97,7 +100,7 @@ class TrickPlay:
         """Move a (legal) card from a hand to the trick; resolve the trick when full.
         Leaves ``State._legal_plays`` right for the new state: the next seat's when the
         trick goes on and ``_eager_follow``, else forgotten."""
-        card_bit = 1 << c
+        card_bit = BIT_OF[c]  # (``1 << c`` makes a new int for all but the lowest cards)
         hands = state.hands
         hands[seat] ^= card_bit  # (the seat holds it)
         state.hand_size[seat] -= 1
@@ -154,8 +157,12 @@ class TrickPlay:
         state.led_suit = -1
         if len(tricks) == state.tricks_per_hand:
             self.finish_hand(state)
-        else:
-            state.to_act = winner if self._winner_leads else self.next_leader(state, winner)
+            return
+        leader = state.to_act = winner if self._winner_leads else self.next_leader(state, winner)
+        if self._eager_lead:
+            # the leader's legal plays known now, as a follower's are (``play_card``):
+            # ``legal_plays`` of an empty trick, less its call
+            state._legal_plays = self.lead_mask(state, state.hands[leader])
 
     def next_leader(self, state: State, winner: int) -> int:
         """Who leads after a trick: its winner (a dummy leads from the board)."""

@@ -19,6 +19,7 @@ from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
 
 SPADE_MASK = SUIT_MASKS[0]
+_NOT_SPADES = ~SPADE_MASK  # (worked out once: it is a new int every time)
 VARIANTS = ("standard", "mirror", "suicide", "whiz")
 VARIANT_RULES = {
     "mirror": "in Mirror every bid is the number of spades held (none: nil)",
@@ -306,7 +307,7 @@ class Spades(Game):
     def lead_mask(self, state: State, hand: CardSet) -> CardSet:
         if not self.options.spades_broken or state.trump_broken:
             return hand
-        return (hand & ~SPADE_MASK) or hand
+        return (hand & _NOT_SPADES) or hand
 
     # --- scoring ---------------------------------------------------------------------------
 
