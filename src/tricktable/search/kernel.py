@@ -404,6 +404,8 @@ def _gen_moves(
             o = st[NEXT + o]
     count = 0
     score_at = at + MAX_MOVES
+    # four seats in two partnerships: DDS's lead and second-hand weights
+    partners = (n == 0 or n == 1) and _partners(st, seat)
     for s in range(SUITS):
         mine = mv[al + s]
         if not mine:
@@ -418,7 +420,7 @@ def _gen_moves(
         n_opp = 0
         opp_ruffs = False
         partner_ruffs = False
-        if n == 0:  # a lead is scored by the other hands' holdings (following: the cards alone)
+        if n == 0 and not partners:  # a lead is scored by the other hands' holdings
             may_ruff = trump >= 0 and s != trump
             for o in range(st[N_SEATS]):
                 if o == seat:
@@ -435,7 +437,7 @@ def _gen_moves(
                     n_opp += 1
         others = (st[IN_HANDS + s] & ~st[HANDS + seat * SUITS + s]) | _in_trick(st, s)
         length = _popcount(st[HANDS + seat * SUITS + s])
-        suit_bonus = _lead_position(st, seat, s) if n == 0 else 0
+        suit_bonus = _lead_position(st, seat, s) if n == 0 and not partners else 0
         # (a lead) the partner holds the suit's top card and no opponent can ruff it
         to_partner = _top_bit(side_cards) > _top_bit(opp_cards) and not opp_ruffs
         # an ace that may be called low plays unlike its neighbours: a run of its own
@@ -464,7 +466,13 @@ def _gen_moves(
                     bit = b
                     low = 0
                 # the heuristic score
-                if n == 0:
+                if partners and n == 0 and s < 4:
+                    sc = _partnership_lead(
+                        st, seat, s, run_top, run_top > b,
+                        killer > 0 and (killer - 1) >> 6 == s and low == (killer - 1) & 1
+                        and b <= ((killer - 1) >> 1) & 31 <= run_top,
+                        s == pref_suit and b <= pref_bit <= run_top and low == pref_low)
+                elif n == 0:
                     sc = 0
                     top_other = _top_bit(others)
                     if run_top > top_other and not opp_ruffs:
@@ -485,6 +493,8 @@ def _gen_moves(
                     if n_opp:
                         sc -= (LEAD_CHOICE_WEIGHT * opp_choices) // n_opp
                     sc += suit_bonus
+                elif partners and s == led and not low and s < 4:
+                    sc = _partnership_second_hand(st, s, run_top, run_top > b)
                 else:
                     p = _card_power(s, bit, low, led if led >= 0 else s, trump)
                     if partner_winning and win_power > opp_after:
@@ -502,11 +512,12 @@ def _gen_moves(
                         sc = W_COVER - bit - (10 if s == trump and s != led else 0)
                     else:
                         sc = 30 - bit - (25 if s == trump else 0) + length
-                if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
-                    sc += 100000  # the best move here last time (transposition table)
-                if (killer > 0 and (killer - 1) >> 6 == s and low == (killer - 1) & 1
-                        and b <= ((killer - 1) >> 1) & 31 <= run_top):
-                    sc += W_KILLER
+                if not partners:
+                    if s == pref_suit and b <= pref_bit <= run_top and low == pref_low:
+                        sc += 100000  # the best move here last time (transposition table)
+                    if (killer > 0 and (killer - 1) >> 6 == s and low == (killer - 1) & 1
+                            and b <= ((killer - 1) >> 1) & 31 <= run_top):
+                        sc += W_KILLER
                 mv[at + count] = (s * 64 + bit * 2 + low + (RUN if run_top > b else 0)
                                   + (run_top << RUN_TOP))
                 mv[score_at + count] = sc
@@ -524,6 +535,223 @@ def _gen_moves(
         mv[score_at + j + 1] = ks
     return count
 
+
+
+# Move weights for four seats in two partnerships. The lead and second-hand numbers are
+# DDS's (its Moves.cpp, tuned on bridge deals); with them the trick starts searched fell
+# by a third against our own weights, which stay for the other hands and other games.
+# "lho", "partner" and "rho" are seen from the leader.
+
+
+@njit(cache=True)
+def _partners(st: np.ndarray, seat: int) -> bool:
+    """Does ``seat`` sit in a four-seat game of two partnerships facing each other?"""
+    if st[N_SEATS] != 4 or st[TRICK_SIZE] != 4 or st[MAXIMIZERS] != st[COUNTED]:
+        return False
+    maxi = st[MAXIMIZERS]
+    lho = st[NEXT + seat]
+    partner = st[NEXT + lho]
+    rho = st[NEXT + partner]
+    side = (maxi >> seat) & 1
+    return bool(((maxi >> partner) & 1) == side and ((maxi >> lho) & 1) != side
+                and ((maxi >> rho) & 1) != side)
+
+
+@njit(cache=True)
+def _trump_in_play(st: np.ndarray) -> int:
+    """The trump suit while a trump is left in the hands, else -1 (weighed as no trump)."""
+    trump = st[TRUMP]
+    return trump if trump >= 0 and st[IN_HANDS + trump] else -1
+
+
+@njit(cache=True)
+def _lead_wins(st: np.ndarray, s: int, trump: int, is_top: bool, lho: int, partner: int,
+               rho: int) -> bool:
+    """With trumps: does a lead of suit ``s`` (its top card when ``is_top``) win the
+    trick for the leader's side, by rank or by the partner's ruff?"""
+    cards_l = st[HANDS + lho * SUITS + s]
+    cards_p = st[HANDS + partner * SUITS + s]
+    cards_r = st[HANDS + rho * SUITS + s]
+    if s == trump:
+        return bool(is_top or cards_p > (cards_l | cards_r))
+    ruffs_l = st[HANDS + lho * SUITS + trump]
+    ruffs_p = st[HANDS + partner * SUITS + trump]
+    ruffs_r = st[HANDS + rho * SUITS + trump]
+    safe_l = cards_l != 0 or not ruffs_l  # lho follows or cannot ruff
+    safe_r = cards_r != 0 or not ruffs_r
+    if is_top:
+        if cards_p or not ruffs_p:
+            return bool(safe_l and safe_r)
+        return bool((cards_l != 0 or ruffs_p > ruffs_l) and (cards_r != 0 or ruffs_p > ruffs_r))
+    if cards_p > (cards_l | cards_r):
+        return bool(safe_l and safe_r)
+    if cards_p or not ruffs_p:
+        return False
+    # the partner ruffs, over any opponent's ruff
+    return bool((safe_l or ruffs_p > ruffs_l) and (safe_r or ruffs_p > ruffs_r))
+
+
+@njit(cache=True)
+def _partnership_lead(st: np.ndarray, lead: int, s: int, run_top: int, is_run: bool,
+                      killer: bool, table_best: bool) -> int:
+    """The weight of leading suit ``s`` from the run topped by ``run_top`` (``killer``:
+    the lead made the last cut-off at this depth; ``table_best``: the table's best move)."""
+    lho = st[NEXT + lead]
+    partner = st[NEXT + lho]
+    rho = st[NEXT + partner]
+    trump = _trump_in_play(st)
+    union = st[IN_HANDS + s]
+    top = _top_bit(union)
+    top_hand = st[HOLDER + s * 16 + top]
+    sb = _second_bit(union)
+    second_hand = st[HOLDER + s * 16 + sb] if sb >= 0 else -1
+    tb = _third_bit(union)
+    third_hand = st[HOLDER + s * 16 + tb] if tb >= 0 else -1
+    cards_p = st[HANDS + partner * SUITS + s]
+    cards_l = st[HANDS + lho * SUITS + s]
+    cards_r = st[HANDS + rho * SUITS + s]
+    n_p = _popcount(cards_p)
+    n_l = _popcount(cards_l)
+    n_r = _popcount(cards_r)
+    rel = _popcount(union >> run_top)  # 1 for the suit's top card: low leads weigh more
+    is_top = run_top == top
+    # the opponents' choices under the lead (a void one may play any card)
+    left = st[TRICKS_LEFT]
+    choices = ((left if n_l == 0 else n_l) + (left if n_r == 0 else n_r)) * 128
+    bare_top = (n_l == 1 and top_hand == lho) or (n_r == 1 and top_hand == rho)
+    # the side's second and third best: the suit's next round is the side's too
+    next_round = 0
+    if second_hand == partner and third_hand == partner:
+        next_round = 2
+    elif n_p > 1 and ((second_hand == lead and third_hand == partner)
+                      or (second_hand == partner and third_hand == lead)):
+        next_round = 1
+    if trump < 0:
+        w = -(choices // 19) - (9 if n_p == 0 else 0)
+        if is_top or cards_p > (cards_l | cards_r):  # the side wins the trick
+            if second_hand == rho:
+                w -= 1 if n_r != 1 else 0
+            elif second_hand == lho:
+                w += 22 if n_l != 1 else 16
+            guarded = (second_hand == lho and n_l > 1) or (second_hand == rho and n_r > 1)
+            w += (18 if guarded else 45) + rel
+            return w + (126 if killer else (32 if table_best else 0))
+        if second_hand == rho or top_hand == rho:
+            w -= 10 if n_r != 1 else 0
+        elif top_hand == lho and second_hand == partner and n_p != 1:
+            w += 31  # through the opponent's top card to the partner's second
+        w += (0, 25, 35)[next_round]
+        if bare_top:
+            w += 28 + rel
+        elif top_hand == lead:
+            w += -17 + rel
+        elif not is_run:
+            w += 12 + rel
+        elif run_top == sb:
+            w += 48
+        else:
+            w += 29 - rel
+        return w + (47 if killer else (19 if table_best else 0))
+    w = -(choices // 13)
+    if s != trump:
+        if (n_l == 0 and st[HANDS + lho * SUITS + trump]) or (
+                n_r == 0 and st[HANDS + rho * SUITS + trump]):
+            w -= 12  # an opponent ruffs
+        if n_p == 0 and st[HANDS + partner * SUITS + trump] and n_r > 0:
+            w += 17  # the partner ruffs
+        if (_popcount(st[HANDS + lead * SUITS + s]) == 1 and st[HANDS + lead * SUITS + trump]
+                and n_p > 1 and top_hand == partner):
+            w += 19  # a singleton to the partner's winner, to be ruffed on the return
+    if top_hand == rho or second_hand == rho:
+        w -= 12 if n_r != 1 else 0
+    elif top_hand == lho and second_hand == partner and n_p != 1:
+        w += 27
+    if _lead_wins(st, s, trump, is_top, lho, partner, rho):
+        if bare_top:
+            w += 35 + rel
+        elif top_hand == lead:
+            w += 48 + rel if second_hand == partner else (31 if is_top else -3 + rel)
+        elif top_hand == partner:
+            w += (42 if second_hand == lead else 28) + rel
+        elif is_run and run_top == sb:
+            w += 40
+        else:
+            w += (22 if is_run else 11) + rel
+        return w + (55 if killer else (18 if table_best else 0))
+    w += (0, 13, 20)[next_round]
+    if bare_top:
+        w += 2 + rel
+    elif top_hand == lead:
+        w += 33 + rel if second_hand == partner else (38 if is_top else -14 + rel)
+    elif top_hand == partner:
+        w += 34 + rel
+    elif is_run and run_top == sb:
+        w += 35
+    else:
+        w += 15 - run_top
+    return w + (18 if killer else 0)
+
+
+@njit(cache=True)
+def _partnership_second_hand(st: np.ndarray, s: int, run_top: int, is_run: bool) -> int:
+    """The weight of following suit ``s`` second to play with the run topped by
+    ``run_top``: low when the partner (last to play) beats the lead and the third hand,
+    else the cheapest card sure to win, else low."""
+    c0 = trick_card(st, 0)
+    leader = st[c0 + T_SEAT]
+    led_bit = st[c0 + T_BIT]
+    third = st[NEXT + st[NEXT + leader]]
+    fourth = st[NEXT + third]
+    trump = _trump_in_play(st)
+    cards_3 = st[HANDS + third * SUITS + s]
+    cards_4 = st[HANDS + fourth * SUITS + s]
+    max3 = _top_bit(cards_3) if cards_3 else -1
+    max4 = _top_bit(cards_4) if cards_4 else -1
+    min3 = _top_bit(cards_3 & -cards_3) if cards_3 else -1
+    min4 = _top_bit(cards_4 & -cards_4) if cards_4 else -1
+    rank = run_top + 2
+    rel = _popcount(st[IN_HANDS + s] >> run_top)
+    if trump < 0:
+        if max4 > led_bit and max4 > max3:
+            return -rank
+        if run_top > led_bit and run_top > max3:
+            return 81 - rank
+        if min3 > run_top or min4 > run_top:
+            return -3 + rel
+        if run_top < led_bit:
+            return -11 + rel
+        return 10 + rel if is_run else 13 - rank
+    ruffs_3 = st[HANDS + third * SUITS + trump]
+    ruffs_4 = st[HANDS + fourth * SUITS + trump]
+    over_all = run_top > led_bit and run_top > max3
+    partner_over = max4 > led_bit and max4 > max3
+    if s == trump:
+        wins = partner_over or over_all
+    elif over_all:
+        wins = max3 >= 0 or not ruffs_3 or (max4 < 0 and ruffs_4 > ruffs_3)
+    elif partner_over:
+        wins = max3 >= 0 or not ruffs_3
+    elif led_bit > max4 and led_bit > max3 and led_bit > run_top:
+        wins = max4 < 0 and ruffs_4 != 0 and (max3 >= 0 or not ruffs_3 or ruffs_4 > ruffs_3)
+    else:
+        wins = max4 < 0 and ruffs_4 != 0  # the partner ruffs
+    if wins:
+        if min3 > run_top:
+            return 40 + rel
+        if max4 > led_bit and st[HANDS + st[NEXT + leader] * SUITS + s] > cards_4:
+            return 41 + rel
+        if run_top > led_bit:
+            if run_top < max4:
+                return 78 - rank
+            if run_top > max3:
+                return 73 - rank
+            return 62 - rank if is_run else 49 - rank
+        return 47 - rank if max4 >= 0 else 40 - rank
+    if run_top < min3 or run_top < min4:
+        return -9 + rel
+    if run_top < led_bit:
+        return -16 + rel
+    return 22 - rank if is_run else 10 - rank
 
 @njit(cache=True)
 def _lead_position(st: np.ndarray, leader: int, s: int) -> int:
