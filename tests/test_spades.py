@@ -209,6 +209,35 @@ def test_dealer_rotates_clockwise() -> None:
     assert err.value.rule == "dealer rotation"
 
 
+def test_a_deal_random_deal_made_has_its_dealer_checked_and_others_their_cards() -> None:
+    # check_deal skips the card test only for the very deal random_deal made (right by
+    # construction): its dealer is still checked, and an equal copy or a changed deal is
+    # tested card by card
+    game = make_game("spades")
+    rng = random.Random(3)
+    state = game.new_game()
+    step(state, game.random_deal(state, rng))
+    while state.phase is not Phase.SCORING:
+        step(state, rng.choice(game.legal_actions(state)))
+    made = game.random_deal(game.new_game(), rng)  # the first dealer drawn
+    assert made.dealer != game.next_dealer(state)  # (the seed is chosen so)
+    before = (state.phase, state.hand_number, list(state.hands))
+    with pytest.raises(IllegalAction) as err:
+        step(state, made)
+    assert err.value.rule == "dealer rotation"
+    assert (state.phase, state.hand_number, list(state.hands)) == before
+    deal = game.random_deal(state, rng)
+    hands = list(deal.hands)
+    hands[0], hands[1] = hands[0][:-1], hands[1] + hands[0][-1:]
+    with pytest.raises(IllegalAction, match="dealt 12 cards"):
+        step(state, type(deal)(-1, deal.dealer, tuple(hands), deal.extra))
+    twice = (deal.hands[0][:-1] + deal.hands[0][:1], *deal.hands[1:])
+    with pytest.raises(IllegalAction, match="dealt twice"):
+        step(state, type(deal)(-1, deal.dealer, twice, deal.extra))
+    step(state, type(deal)(-1, deal.dealer, deal.hands, deal.extra))  # equal: checked, taken
+    assert [sum(1 << c for c in cards) for cards in deal.hands] == state.hands
+
+
 def test_blind_nil_needs_option_and_a_trailing_team_then_partners_exchange_two() -> None:
     game = make_game("spades", {"blind_nil": True})
     rng = random.Random(2)

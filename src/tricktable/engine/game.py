@@ -145,6 +145,8 @@ class Game(TrickPlay):
         # rather than working them out again. Only a cache: a Deal is immutable and is
         # matched by identity.
         self._checked_deal: tuple[Deal | None, list[CardSet]] = (None, [])
+        # The last deal ``random_deal`` made (its cards need no test).
+        self._made_deal: Deal | None = None
         # The rank of each suited card of the deck, in card order (``draw_first_dealer``).
         self._suited_ranks = tuple(c % 13 for c in deck_cards(self.deck & SUITED))  # rank_of
         # Who plays after each seat at the start of a hand (games with a seat out or a
@@ -308,7 +310,15 @@ class Game(TrickPlay):
         dealer = self.next_dealer(state) if state.hand_number >= 0 else self.draw_first_dealer(rng)
         sizes, extra = self.deal_sizes(dealer)
         piles = deal_piles(self.deck, [*sizes, extra], rng)
-        return Deal(CHANCE, dealer, tuple(piles[:-1]), piles[-1])
+        deal = Deal(CHANCE, dealer, tuple(piles[:-1]), piles[-1])
+        # Its cards are right by construction (the deck cut into the piles of
+        # ``deal_sizes``): ``check_deal`` tests only its dealer, and ``apply_deal`` takes
+        # the hands as sets from here. Both match it by identity (a Deal of tuples never
+        # changes).
+        bit_of = BIT_OF.__getitem__
+        self._checked_deal = (deal, [sum(map(bit_of, pile)) for pile in deal.hands])
+        self._made_deal = deal
+        return deal
 
     def check_deal(self, state: State, deal: Deal) -> None:
         if state.phase not in _BETWEEN_HANDS:
@@ -326,6 +336,8 @@ class Game(TrickPlay):
                 "dealer", f"seat {deal.dealer} has no player and cannot deal",
                 f"a dealer among seats {', '.join(map(str, self.player_seats))}",
             )
+        if deal is self._made_deal:
+            return  # made by ``random_deal``: see there
         sizes, extra = self.deal_sizes(deal.dealer)
         if len(deal.hands) != self.num_seats:
             raise IllegalAction("deal", f"a deal gives cards to {self.num_seats} seats")
