@@ -432,7 +432,12 @@ class Game(TrickPlay):
             if phase is not _PLAY:
                 if phase in _ENDED:
                     return []
-                return list(self._listed_actions(state))
+                # outside the play of the cards: the list worked out once per state
+                # (``step`` finds a listed bid in it by identity)
+                others = state._legal_other
+                if others is None:
+                    others = state._legal_other = tuple(self.phase_legal_actions(state))
+                return list(others)
             mask = state._legal_plays = self.legal_plays(state)
         # the plays listed a byte of the set at a time (see ``_plays_by_byte``)
         b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
@@ -450,14 +455,12 @@ class Game(TrickPlay):
         return out
 
     def _listed_actions(self, state: State) -> Sequence[Action]:
-        """``legal_actions`` without the copy for the caller to keep: outside the play of
-        the cards the list worked out once per state (``check`` reads it for every bid)."""
-        if state.phase is _PLAY or state.phase in _ENDED:
-            return self.legal_actions(state)
-        others = state._legal_other
-        if others is None:
-            others = state._legal_other = tuple(self.phase_legal_actions(state))
-        return others
+        """``legal_actions``, outside the play of the cards without the copy for the
+        caller to keep (the tuple kept on the state)."""
+        listed = state._legal_other
+        if listed is None or state.phase is _PLAY or state.phase in _ENDED:
+            return self.legal_actions(state)  # (which keeps the tuple, outside play)
+        return listed
 
     def legal_mask(self, state: State) -> CardSet:
         """The cards the seat to act may play now, as a bitmask (0 outside the play of the
@@ -491,7 +494,7 @@ class Game(TrickPlay):
 
     def phase_legal_actions(self, state: State) -> Sequence[Action]:
         """Legal actions outside the play of the cards (bids, passes, exchanges, ...); a
-        tuple is kept as it is (``_listed_actions``), a list copied."""
+        tuple is kept on the state as it is (``legal_actions``), a list copied."""
         raise NotImplementedError
 
     has_extra_play_actions: bool = False
