@@ -83,3 +83,30 @@ def test_the_plays_remembered_as_a_card_is_played_are_the_legal_ones(
                 if remembered:
                     assert state.phase is Phase.PLAY
                     assert remembered == game.legal_plays(state)
+
+
+@pytest.mark.parametrize(("name", "options"), [*GAMES, ("3b-spades", {"players": 5})])
+def test_the_trick_winner_kept_as_cards_are_played_is_the_orders(
+        name: str, options: dict[str, object]) -> None:
+    """``play_card`` keeps the trick's best card so far (``finish_trick`` takes its seat
+    unless an ace was called low): every trick's winner is the one the card order finds,
+    and a copy told ``changed()`` mid-trick works the same best card out again."""
+    game = make_game(name, options)
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_game()
+        while state.finished_hands < 2 and state.phase is not Phase.GAME_OVER:
+            step(state, game.random_deal(state, rng))
+            while legal := game.legal_actions(state):
+                if state.trick_cards and not state.low_aces and rng.random() < 0.2:
+                    fresh = state.copy()
+                    fresh._best_power, fresh._best_seat = -1, -1
+                    fresh.changed()
+                    assert (fresh._best_power, fresh._best_seat) == (
+                        state._best_power, state._best_seat)
+                tricks = len(state.tricks)
+                step(state, rng.choice(legal))
+                if len(state.tricks) > tricks:
+                    trick = state.tricks[-1]
+                    best = state.order.winner(list(trick.cards), trick.led_suit, trick.low_aces)
+                    assert trick.winner == trick.seats[best]

@@ -120,6 +120,8 @@ class State:
     """The state of a game at a table. Games subclass it to add their own fields."""
 
     __slots__ = (
+        "_best_power",
+        "_best_seat",
         "_hand_facts",
         "_histories",
         "_legal_other",
@@ -161,7 +163,7 @@ class State:
         self.hands: list[CardSet] = [0] * n
         self.hand_size: list[int] = [0] * n  # cards held, public
         self.to_act = -1
-        self.next_seat: list[int] = [(s + 1) % n for s in range(n)]
+        self.next_seat: list[int] = list(game._clockwise)
         self.leader = -1
         self.trick_seats: list[int] = []
         self.trick_cards: list[Card] = []
@@ -185,6 +187,12 @@ class State:
         # Code that edits fields by hand (tests setting up a position) calls
         # ``changed()`` afterwards.
         self._legal_plays = 0
+        # The best card of the current trick so far: its power in the hand's card order
+        # (``CardOrder.powers`` for the suit led) and its seat, kept by ``play_card`` so
+        # that ``finish_trick`` need not look through the trick (unless an ace was called
+        # low: then it asks the order).
+        self._best_power = 0
+        self._best_seat = -1
         # the same for the other actions: outside play the legal list, in play the actions
         # beside the plain plays (3B's aces called low, whist renege calls)
         self._legal_other: tuple[Action, ...] | None = None
@@ -202,6 +210,11 @@ class State:
         self._legal_other = None
         self._histories = {}
         self._hand_facts = {}
+        if self.trick_cards:  # the trick's best card, worked out again
+            order, cards, led_suit = self.order, self.trick_cards, self.led_suit
+            best = order.winner(cards, led_suit, self.low_aces)
+            self._best_power = order.powers[led_suit][cards[best]]
+            self._best_seat = self.trick_seats[best]
 
     # --- conveniences ----------------------------------------------------------------------
 

@@ -111,13 +111,20 @@ class TrickPlay:
         if trick_cards:
             led_suit = state.led_suit
             if led_suit < 0:
-                # the first card with a suit after a suitless lead
+                # the first card with a suit after a suitless lead (which, suitless, has
+                # no power in any suit: the best card so far stays right)
                 state.led_suit = led_suit = suit
             elif suit != led_suit and suit == order.trump:
                 state.trump_broken = True
+            power = order.powers[led_suit][c]
+            if power > state._best_power:  # (the first of equals wins, as in ``winner``)
+                state._best_power = power
+                state._best_seat = seat
         else:
             state.leader = seat
             state.led_suit = led_suit = suit
+            state._best_power = order.powers[led_suit][c]
+            state._best_seat = seat
         if ace_low:
             state.low_aces |= 1 << len(trick_cards)
         state.trick_seats.append(seat)
@@ -144,7 +151,10 @@ class TrickPlay:
         seats = state.trick_seats
         led_suit = state.led_suit
         low_aces = state.low_aces
-        winner = seats[state.order.winner(cards, led_suit, low_aces)]
+        # the best card kept by ``play_card``, unless an ace was called low
+        winner = seats[state.order.winner(cards, led_suit, low_aces)] if low_aces else (
+            state._best_seat
+        )
         tricks = state.tricks
         # (made by ``tuple.__new__`` from its six fields: ``_make`` less its Python frame
         # and length check, a third of the time of the named tuple's ``__new__``)
