@@ -147,8 +147,6 @@ class Game(TrickPlay):
         self._checked_deal: tuple[Deal | None, list[CardSet]] = (None, [])
         # The last deal ``random_deal`` made (its cards need no test).
         self._made_deal: Deal | None = None
-        # The rank of each suited card of the deck, in card order (``draw_first_dealer``).
-        self._suited_ranks = tuple(c % 13 for c in deck_cards(self.deck & SUITED))  # rank_of
         # Who plays after each seat at the start of a hand (games with a seat out or a
         # dummy change the state's own copy).
         self._clockwise = tuple((s + 1) % self.num_seats for s in range(self.num_seats))
@@ -282,10 +280,9 @@ class Game(TrickPlay):
         """Draw for the first deal: high card among the real players (ace high, suits equal),
         drawing again among those tied."""
         candidates = self.player_seats
+        suited = deck_cards(self.deck & SUITED)
         while len(candidates) > 1:
-            # the ranks of cards drawn from the suited cards (the same draws as sampling
-            # the cards themselves: ``sample`` picks positions)
-            ranks = rng.sample(self._suited_ranks, len(candidates))
+            ranks = [c % 13 for c in rng.sample(suited, len(candidates))]  # rank_of, inlined
             best = max(ranks)
             if ranks.count(best) == 1:  # the usual draw: one high card
                 return candidates[ranks.index(best)]
