@@ -63,12 +63,18 @@ def test_cards_are_drawn_uniformly_from_the_legal_ones() -> None:
     assert all(abs(n - expected) < 0.25 * expected for n in first.values()), first
 
 
-@pytest.mark.parametrize(("name", "options"), [*GAMES, ("dummy-whist", {"honour": True})])
-def test_the_plays_remembered_as_a_card_is_played_are_the_legal_ones(
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [*GAMES, ("dummy-whist", {"honour": True}), ("3b-spades", {"players": 5})],
+)
+def test_what_is_kept_as_a_card_is_played_is_right(
         name: str, options: dict[str, object]) -> None:
     """``play_card`` works out the next seat's legal plays as it moves a card (when the
-    seat follows by the base rule): they must be what ``legal_plays`` finds afresh, after
-    a checked ``step`` and after a ``random_playout``."""
+    seat follows by the base rule, and ``finish_trick`` the next leader's): they must be
+    what ``legal_plays`` finds afresh, after a checked ``step`` and after a
+    ``random_playout``. It keeps the trick's best card so far too (``finish_trick`` takes
+    its seat unless an ace was called low): every trick's winner is the one the card
+    order finds, and a copy told ``changed()`` mid-trick works the same best card out."""
     game = make_game(name, options)
     for seed in range(4):
         rng = random.Random(seed)
@@ -78,26 +84,6 @@ def test_the_plays_remembered_as_a_card_is_played_are_the_legal_ones(
             if seed % 2:
                 game.random_playout(state, rng)
             while legal := game.legal_actions(state):
-                step(state, rng.choice(legal))
-                remembered = state._legal_plays
-                if remembered:
-                    assert state.phase is Phase.PLAY
-                    assert remembered == game.legal_plays(state)
-
-
-@pytest.mark.parametrize(("name", "options"), [*GAMES, ("3b-spades", {"players": 5})])
-def test_the_trick_winner_kept_as_cards_are_played_is_the_orders(
-        name: str, options: dict[str, object]) -> None:
-    """``play_card`` keeps the trick's best card so far (``finish_trick`` takes its seat
-    unless an ace was called low): every trick's winner is the one the card order finds,
-    and a copy told ``changed()`` mid-trick works the same best card out again."""
-    game = make_game(name, options)
-    for seed in range(4):
-        rng = random.Random(seed)
-        state = game.new_game()
-        while state.finished_hands < 2 and state.phase is not Phase.GAME_OVER:
-            step(state, game.random_deal(state, rng))
-            while legal := game.legal_actions(state):
                 if state.trick_cards and not state.low_aces and rng.random() < 0.2:
                     fresh = state.copy()
                     fresh._best_power, fresh._best_seat = -1, -1
@@ -106,7 +92,12 @@ def test_the_trick_winner_kept_as_cards_are_played_is_the_orders(
                         state._best_power, state._best_seat)
                 tricks = len(state.tricks)
                 step(state, rng.choice(legal))
+                remembered = state._legal_plays
+                if remembered:
+                    assert state.phase is Phase.PLAY
+                    assert remembered == game.legal_plays(state)
                 if len(state.tricks) > tricks:
                     trick = state.tricks[-1]
                     best = state.order.winner(list(trick.cards), trick.led_suit, trick.low_aces)
                     assert trick.winner == trick.seats[best]
+
