@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tricktable.engine.cards import JOKERS, card, cards_of, parse_set
+from tricktable.engine.cards import JOKERS, card, cards_of, parse_card, parse_set
 from tricktable.engine.order import CardOrder
 from tricktable.search.position import Move, PlayRules, Position, play, position_of
 from tricktable.search.random_positions import GAME_SETTINGS, random_play_state
@@ -215,6 +215,28 @@ def test_the_second_and_third_trumps_of_one_side_take_a_trick() -> None:
     assert not solver.at_least(pos, 0b0101, 0b0101, 3)
     assert solver.nodes == 1
 
+
+
+def test_second_hand_takes_the_trick_and_cashes_its_other_aces() -> None:
+    """No trump, West leads a spade: North's ace takes the trick whatever East and South
+    play, and North then cashes the aces of hearts and diamonds: North-South take all
+    three, known at North's node, second to play (DDS's quick tricks of the second hand)."""
+    hands = four_hands("AS AH AD", "KS KH KD", "QS QH QD", "2S JH JD")
+    pos, _ = play(simple(hands, CardOrder(), to_act=3), Move(parse_card("2S")))
+    assert reference_tricks(pos, 0b0101, 0b0101) == 3
+    solver = Solver(table_bits=10)
+    assert solver.at_least(pos, 0b0101, 0b0101, 3)
+    assert solver.nodes == 1
+
+
+def test_second_hand_cashes_the_led_suit_only_when_it_holds_its_two_highest() -> None:
+    """No trump, West leads the two of spades from the ace: North's king takes the trick,
+    but his queen is not a winner after it (the ace is still out). North-South take two
+    tricks (the king and the ace of hearts), not three."""
+    hands = four_hands("KS QS AH", "4S 5S 6H", "7H 8H 9H", "AS 2S 3H")
+    pos, _ = play(simple(hands, CardOrder(), to_act=3), Move(parse_card("2S")))
+    assert reference_tricks(pos, 0b0101, 0b0101) == 2
+    assert Solver(table_bits=10).tricks(pos, 0b0101) == 2
 
 def test_a_suit_cashed_by_the_leader_is_not_counted_again_for_his_partner() -> None:
     """Hearts trump, North to lead: his jack of diamonds wins a round over South's six,

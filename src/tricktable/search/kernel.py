@@ -139,6 +139,8 @@ RUN_BITS = 9  # a suit's part of a hand's runs: rounds (5 bits), the rank they r
 W_FINESSE = 27  # an opponent's top card with a partner's second best played after it
 W_NEXT_ROUND = 13  # the side's second and third best (20 when both are the partner's)
 W_RETURN_RUFF = 19  # a singleton led towards a partner's winner, to be ruffed on the return
+RUFFED = MAX_SEATS  # _trick_taker: the side ruffs
+CASH_AFTER_MAX = 3  # tricks after this one looked for (more never cut a search measured)
 W_KILLER = 40  # a lead that made the last cut-off at this depth (DDS: 55)
 W_COVER = 60  # following, a card that beats the trick so far but an opponent after can beat
 W_TENACE = 12  # (a penalty) the top or second best of the opponent who plays last
@@ -1130,23 +1132,24 @@ def _note_throw_rule(st: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _trick_is_ours(st: np.ndarray, mv: np.ndarray, rel: int) -> bool:
-    """Whether the trick in progress surely goes to the side of the seat to play (DDS's
+def _trick_taker(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
+    """The seat of the side to play that surely takes the trick in progress (DDS's
     QuickTricksSecondHand, for any number of seats): that side (this seat or a partner
     still to play) has a card that beats the card winning it now and every card an
-    opponent still to play could put on it. Told for a trick led in a suit and not yet
-    ruffed, with no rule making a void hand throw some card. The answer rests on the
-    ranks of the led suit down to the side's card when it follows suit, on none when it
-    ruffs (any trump wins then: no opponent still to play can ruff)."""
+    opponent still to play could put on it. RUFFED when the side takes it by a ruff, -1
+    when it may not take it. Told for a trick led in a suit and not yet ruffed, with no
+    rule making a void hand throw some card. The answer rests on the ranks of the led
+    suit down to the side's card when it follows suit, on none when it ruffs (any trump
+    wins then: no opponent still to play can ruff)."""
     led = st[LED]
     n = st[N_TRICK]
     trump = st[TRUMP]
     if led < 0 or _any_must_throw(st):
-        return False
+        return -1
     c = trick_card(st, _trick_winner(st))
     win_power = _card_power(st[c + T_SUIT], st[c + T_BIT], st[c + T_LOW], led, trump)
     if win_power >= 100 and led != trump:
-        return False  # ruffed already: whether a trump beats it is a question of ranks
+        return -1  # ruffed already: whether a trump beats it is a question of ranks
     maxi = st[MAXIMIZERS]
     seat = st[TO_ACT]
     side = (maxi >> seat) & 1
@@ -1168,8 +1171,35 @@ def _trick_is_ours(st: np.ndarray, mv: np.ndarray, rel: int) -> bool:
         power = _card_power(led, top, 0, led, trump)
         if power > win_power and power > opp_best:
             mv[rel + led] = min(mv[rel + led], top)
-            return True
-    return ruffs and led != trump and opp_best < 100
+            return int(st[HOLDER + led * 16 + top])
+    return RUFFED if ruffs and led != trump and opp_best < 100 else -1
+
+
+@njit(cache=True)
+def _cashes_after(st: np.ndarray, mv: np.ndarray, rel: int, taker: int, needed: int) -> bool:
+    """With no trump left: do ``needed`` tricks more surely follow for the side of
+    ``taker``, who takes the trick in progress with his highest card of the led suit and
+    leads next (DDS's QuickTricksSecondHand)? His next card of the led suit when it is
+    the highest left after, the highest card of each other suit he holds, and every card
+    of a suit nobody else holds; the answer rests on those cards' ranks."""
+    led = st[LED]
+    union = st[IN_HANDS + led]
+    mine = st[HANDS + taker * SUITS + led]
+    count = 0
+    sb = _second_bit(union)
+    if sb >= 0 and (mine >> sb) & 1 and (mine >> _top_bit(union)) & 1:
+        count += 1  # he holds the two highest left
+        mv[rel + led] = min(mv[rel + led], sb)
+    for s in range(4):
+        held = st[HANDS + taker * SUITS + s]
+        if s == led or not held or not _may_lead_suit(st, s) or count >= needed:
+            continue
+        if held == st[IN_HANDS + s]:  # nobody else holds the suit
+            count += _popcount(held)
+        elif st[HOLDER + s * 16 + _top_bit(st[IN_HANDS + s])] == taker:
+            count += 1
+            mv[rel + s] = min(mv[rel + s], _top_bit(held))
+    return count >= needed
 
 
 @njit(cache=True)
@@ -1777,14 +1807,17 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         outcome, chain, pref = _probe(st, tt, mv, k, rel, target)
         if outcome >= 0:
             return outcome == 1
-    if n > 0 and st[MAXIMIZERS] == st[COUNTED] and (target == 1 or target == left):
-        # the side to play needs one more trick (or the other side does) and surely
-        # takes this one
-        if (st[MAXIMIZERS] >> st[TO_ACT]) & 1:
-            if target == 1 and _trick_is_ours(st, mv, rel):
-                return True
-        elif target == left and _trick_is_ours(st, mv, rel):
-            return False
+    if n > 0 and st[MAXIMIZERS] == st[COUNTED]:
+        # the side to play surely takes this trick, and (second to play, no trump
+        # left) its taker cashes more after it: as many as the side needs?
+        mover = (st[MAXIMIZERS] >> st[TO_ACT]) & 1
+        needed = target if mover else left - target + 1
+        if needed == 1 or (n == 1 and needed <= 1 + CASH_AFTER_MAX and _trump_in_play(st) < 0):
+            taker = _trick_taker(st, mv, rel)
+            if taker >= 0 and (needed == 1 or (taker != RUFFED
+                                               and _cashes_after(st, mv, rel, taker, needed - 1))):
+                return bool(mover)
+            _no_ranks(mv, rel)  # (what the tries wrote)
     if n == 0 and st[MAXIMIZERS] == st[COUNTED]:
         side = (st[MAXIMIZERS] >> st[TO_ACT]) & 1
         if _quick_tricks(st, mv, rel, target if side else left - target + 1):
