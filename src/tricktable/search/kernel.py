@@ -80,7 +80,12 @@ HOLDER = IN_HANDS + SUITS
 # 1 when a rule makes some card be thrown when void (set at the start of every search
 # from the rule masks, which do not change during it; read by many bounds)
 THROW_RULE = HOLDER + SUITS * 16
-TRICK_CARDS = THROW_RULE + 1
+# The table key's counts of cards per seat and suit (3 words, as ``_shape`` packs them)
+# and per suit the holders of its cards in play from the top (3 bits each, holder + 1):
+# worked out before a search and kept up to date by it, card by card.
+COUNT_WORDS = THROW_RULE + 1
+OWNER_WORDS = COUNT_WORDS + 3
+TRICK_CARDS = OWNER_WORDS + SUITS
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -933,11 +938,7 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     returns the shape's hash."""
     nseats = st[N_SEATS]
     for w in range(3):
-        key[k + w] = 0
-    for seat in range(nseats):
-        for s in range(SUITS):
-            n = _popcount(st[HANDS + seat * SUITS + s])
-            key[k + seat // 2] |= n << ((seat % 2) * 25 + s * 5)
+        key[k + w] = st[COUNT_WORDS + w]
     misc = st[TO_ACT] | (st[BROKEN] << 3)
     for s in range(4):
         if (st[RULES + R_ACE_LOW * SUITS + s] >> ACE_BIT) & 1:
@@ -951,16 +952,8 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
             exact = (exact << 15) | st[IN_HANDS + s]
     key[k + 4] = exact
     for s in range(SUITS):
-        word = 0
-        count = 0
-        union = st[IN_HANDS + s]
-        while union:
-            b = _top_bit(union)
-            union &= ~(1 << b)
-            word = (word << 3) | (st[HOLDER + s * 16 + b] + 1)
-            count += 1
-        key[k + OWNERS + s] = word
-        key[k + COUNTS + s] = count
+        key[k + OWNERS + s] = st[OWNER_WORDS + s]
+        key[k + COUNTS + s] = _popcount(st[IN_HANDS + s])
     # the chain: the shape and the holders of each suit's top cards that every entry
     # keeps (ALWAYS_TOP), so that a chain holds few patterns
     h = np.uint64(0x9E3779B97F4A7C15)
@@ -1120,6 +1113,25 @@ def _any_must_throw(st: np.ndarray) -> bool:
     """Whether a rule makes some card be thrown when void (a partner could then be
     made to take the lead from the hand cashing its long cards)."""
     return bool(st[THROW_RULE] != 0)
+
+
+@njit(cache=True)
+def _note_shape(st: np.ndarray) -> None:
+    """Work out ``COUNT_WORDS`` and ``OWNER_WORDS`` from the hands, before a search."""
+    for w in range(3):
+        st[COUNT_WORDS + w] = 0
+    for seat in range(st[N_SEATS]):
+        for s in range(SUITS):
+            n = _popcount(st[HANDS + seat * SUITS + s])
+            st[COUNT_WORDS + seat // 2] += n << ((seat % 2) * 25 + s * 5)
+    for s in range(SUITS):
+        word = 0
+        union = st[IN_HANDS + s]
+        while union:
+            b = _top_bit(union)
+            union &= ~(1 << b)
+            word = (word << 3) | (st[HOLDER + s * 16 + b] + 1)
+        st[OWNER_WORDS + s] = word
 
 
 @njit(cache=True)
@@ -1879,6 +1891,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     best = -1
     result = not maximizing
     base = HANDS + seat * SUITS
+    count_word = seat // 2
+    count_shift = (seat % 2) * 25
     old_led = st[LED]
     old_broken = st[BROKEN]
     trump = st[TRUMP]
@@ -1900,6 +1914,11 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             mv[STATS + S_SKIPPED] += 1
             continue
         low = code & 1
+        # the card leaves its hand, the table key's count and its holders' word
+        owners = st[OWNER_WORDS + s]
+        below = 3 * _popcount(st[IN_HANDS + s] & ((1 << bit) - 1))
+        st[OWNER_WORDS + s] = ((owners >> (below + 3)) << below) | (owners & ((1 << below) - 1))
+        st[COUNT_WORDS + count_word] -= 1 << (count_shift + s * 5)
         st[base + s] &= ~(1 << bit)
         st[IN_HANDS + s] &= ~(1 << bit)
         if n > 0:
@@ -1945,6 +1964,8 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
         st[BROKEN] = old_broken
         st[base + s] |= 1 << bit
         st[IN_HANDS + s] |= 1 << bit
+        st[OWNER_WORDS + s] = owners
+        st[COUNT_WORDS + count_word] += 1 << (count_shift + s * 5)
         if (maximizing and r) or (not maximizing and not r):
             # a cut-off: this move alone decides, so only its ranks matter
             result = bool(r)
@@ -1976,6 +1997,7 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
     _note_throw_rule(st)
+    _note_shape(st)
     lo = 0
     hi = st[TRICKS_LEFT]
     t = min(max(guess, lo + 1), hi)
@@ -1997,6 +2019,7 @@ def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> 
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
     _note_throw_rule(st)
+    _note_shape(st)
     _no_killers(mv)
     return _search(st, tt, mv, 0, target)
 
