@@ -21,7 +21,8 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
 - quick tricks: the rounds of each suit the leader surely wins leading his highest card
   (an opponent keeping his best, a partner playing low; long cards once the other hands
   are out of the suit), with a partner's reached after them (DDS's finesse included), a
-  lower bound for its side;
+  lower bound for its side; and second to play, the trick the side surely takes with the
+  winners its taker cashes after it;
 - later tricks: what one side's trumps surely win when the other has none, and, with
   no trumps left, that a side on lead cannot win every trick outside the suits it
   holds the top of;
@@ -29,7 +30,8 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
   takes one move of the side that succeeds and every move of the other): leads marked
   down by the opponents' choices in the suit, a card counted as winning only when no
   opponent still to play can beat it, winning cheaply, giving the trick to a partner,
-  ducking and discarding low.
+  ducking and discarding low; with four seats in two partnerships, DDS's own weights
+  for the lead and the second hand.
 """
 
 from __future__ import annotations
@@ -545,9 +547,10 @@ def _gen_moves(
 
 
 # Move weights for four seats in two partnerships. The lead and second-hand numbers are
-# DDS's (its Moves.cpp, tuned on bridge deals); with them the trick starts searched fell
-# by a third against our own weights, which stay for the other hands and other games.
-# "lho", "partner" and "rho" are seen from the leader.
+# DDS's (its Moves.cpp, tuned on bridge deals); with them the nodes searched fell by an
+# eighth to a third against our own weights, which stay for the third and fourth hands
+# (DDS's made more nodes there) and for other games. "lho", "partner" and "rho" are seen
+# from the leader.
 
 
 @njit(cache=True)
