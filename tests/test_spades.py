@@ -405,3 +405,21 @@ def test_a_game_overriding_next_leader_is_asked_who_leads() -> None:
     while not state.tricks:
         step(state, rng.choice(odd.legal_actions(state)))
     assert state.to_act == (state.tricks[0].winner + 1) % 4
+
+
+def test_a_score_for_each_side_or_the_hand_is_not_counted() -> None:
+    """A game whose ``score_hand`` gives a score too many is told so, and the totals are
+    left as they were (``finish_hand`` tests the count once, not through strict zips)."""
+
+    class ThreeSides(Spades):
+        def score_hand(self, state: State) -> tuple[list[int], dict[str, object]]:
+            return [10, 20, 30], {}
+
+    game = ThreeSides()
+    rng = random.Random(2)
+    state = game.new_game()
+    step(state, game.random_deal(state, rng))
+    with pytest.raises(ValueError, match="scored 3 sides, not 2"):
+        while True:
+            step(state, rng.choice(game.legal_actions(state)))
+    assert state.totals == [0, 0] and not state.results

@@ -314,20 +314,19 @@ class Spades(Game):
     def score_hand(self, state: State) -> tuple[list[int], dict[str, Any]]:
         assert isinstance(state, SpadesState)
         opts = self.options
+        bids, won, bags = state.bids, state.won, state.bags
         scores = [0, 0]
         for team in (0, 1):
-            contract, counted = self._team_tricks(state.bids, state.won, team)
+            contract, counted = self._team_tricks(bids, won, team)
             points, new_bags = contract_score(contract, counted)
             for seat in (team, team + 2):
-                bid = state.bids[seat]
+                bid = bids[seat]
                 if bid is not None and bid.tricks == 0:
                     value = 200 if bid.blind else 100
-                    points += -value if state.won[seat] else value
-            state.bags[team], penalty = add_bags(
-                state.bags[team], new_bags, opts.bag_limit, opts.bag_penalty
-            )
+                    points += -value if won[seat] else value
+            bags[team], penalty = add_bags(bags[team], new_bags, opts.bag_limit, opts.bag_penalty)
             scores[team] = points + penalty
-        return scores, {"bags": {"0": state.bags[0], "1": state.bags[1]}}
+        return scores, {"bags": {"0": bags[0], "1": bags[1]}}
 
     def _team_tricks(self, bids: Sequence[Bid | None], won: Sequence[int], team: int
                      ) -> tuple[int, int]:
