@@ -238,6 +238,19 @@ def test_second_hand_cashes_the_led_suit_only_when_it_holds_its_two_highest() ->
     assert reference_tricks(pos, 0b0101, 0b0101) == 2
     assert Solver(table_bits=10).tricks(pos, 0b0101) == 2
 
+
+def test_the_leader_cashes_only_the_rounds_his_partner_can_spare_cards_for() -> None:
+    """No trump, East to lead: his ace and king of clubs and West's ace and king of hearts
+    (reached by the two of hearts) are four winners, but West has one card to spare while
+    East cashes; East cashes one club and leads the heart: East-West take all three
+    tricks, known at the first node (counting both clubs, the route had failed)."""
+    hands = four_hands("QC JC 3H", "AC KC 2H", "TC 4H 4D", "AH KH 3D")
+    pos = simple(hands, CardOrder(), to_act=1)
+    assert reference_tricks(pos, 0b1010, 0b1010) == 3
+    solver = Solver(table_bits=10)
+    assert solver.at_least(pos, 0b1010, 0b1010, 3)
+    assert solver.nodes == 1
+
 def test_a_suit_cashed_by_the_leader_is_not_counted_again_for_his_partner() -> None:
     """Hearts trump, North to lead: his jack of diamonds wins a round over South's six,
     and South's ace of spades and king of diamonds are winners too; but once the diamonds

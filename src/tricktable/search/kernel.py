@@ -1411,7 +1411,9 @@ def _partner_cashes(st: np.ndarray, mv: np.ndarray, rel: int, leader: int, p: in
     for t in range(4):
         if t != s and not _run_in(runs, t):
             then += _run_in(partner_runs, t)
-    if not first or first + then < needed or first + then > _cards_held(st, p):
+    # the leader cashes only as many of his rounds as the partner has cards to spare for
+    first = min(first, _cards_held(st, p) - then)
+    if first <= 0 or first + then < needed:
         return False
     discards = 0
     for t in range(4):
