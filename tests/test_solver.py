@@ -107,6 +107,15 @@ def simple(hands: tuple[int, ...], order: CardOrder, rules: PlayRules = NO_RULES
     )
 
 
+
+def known_at_first_node(pos: Position, side: int, target: int) -> bool:
+    """The solver's answer to "does ``side`` take ``target`` tricks?", which a bound must
+    give at the first node, with no search."""
+    solver = Solver(table_bits=10)
+    answer = solver.at_least(pos, side, side, target)
+    assert solver.nodes == 1
+    return answer
+
 def test_a_squeeze_counted_by_hand() -> None:
     """No trump, North to lead, North-South take all three tricks by a simple squeeze:
     South cashes... here the count is checked against the reference and by hand: the
@@ -187,9 +196,7 @@ def test_a_long_suit_whose_ace_drops_an_honour_is_cashed_at_once() -> None:
     hands = four_hands("AC TC 4C", "8C 5C 2D", "2S 3S 4S", "KC 3D 4D")
     pos = simple(hands, CardOrder())
     assert reference_tricks(pos, 0b0101, 0b0101) == 3
-    solver = Solver(table_bits=10)
-    assert solver.at_least(pos, 0b0101, 0b0101, 3)
-    assert solver.nodes == 1
+    assert known_at_first_node(pos, 0b0101, 3)
 
 
 def test_a_finesse_through_the_second_hand_is_two_quick_tricks() -> None:
@@ -199,9 +206,7 @@ def test_a_finesse_through_the_second_hand_is_two_quick_tricks() -> None:
     hands = four_hands("AC QC 2S", "3D 4D 5D", "6C 7C 2D", "KC JC 4S")
     pos = simple(hands, CardOrder(), to_act=2)
     assert reference_tricks(pos, 0b0101, 0b0101) == 2
-    solver = Solver(table_bits=10)
-    assert solver.at_least(pos, 0b0101, 0b0101, 2)
-    assert solver.nodes == 1
+    assert known_at_first_node(pos, 0b0101, 2)
 
 
 def test_the_second_and_third_trumps_of_one_side_take_a_trick() -> None:
@@ -211,10 +216,7 @@ def test_the_second_and_third_trumps_of_one_side_take_a_trick() -> None:
     hands = four_hands("AS 2H 3H", "QS 2D 3D", "4H 5H 6H", "KS 4S 4D")
     pos = simple(hands, CardOrder(trump=0))
     assert reference_tricks(pos, 0b0101, 0b0101) == 1
-    solver = Solver(table_bits=10)
-    assert not solver.at_least(pos, 0b0101, 0b0101, 3)
-    assert solver.nodes == 1
-
+    assert not known_at_first_node(pos, 0b0101, 3)
 
 
 def test_second_hand_takes_the_trick_and_cashes_its_other_aces() -> None:
@@ -224,9 +226,7 @@ def test_second_hand_takes_the_trick_and_cashes_its_other_aces() -> None:
     hands = four_hands("AS AH AD", "KS KH KD", "QS QH QD", "2S JH JD")
     pos, _ = play(simple(hands, CardOrder(), to_act=3), Move(parse_card("2S")))
     assert reference_tricks(pos, 0b0101, 0b0101) == 3
-    solver = Solver(table_bits=10)
-    assert solver.at_least(pos, 0b0101, 0b0101, 3)
-    assert solver.nodes == 1
+    assert known_at_first_node(pos, 0b0101, 3)
 
 
 def test_second_hand_cashes_the_led_suit_only_when_it_holds_its_two_highest() -> None:
@@ -247,9 +247,8 @@ def test_the_leader_cashes_only_the_rounds_his_partner_can_spare_cards_for() -> 
     hands = four_hands("QC JC 3H", "AC KC 2H", "TC 4H 4D", "AH KH 3D")
     pos = simple(hands, CardOrder(), to_act=1)
     assert reference_tricks(pos, 0b1010, 0b1010) == 3
-    solver = Solver(table_bits=10)
-    assert solver.at_least(pos, 0b1010, 0b1010, 3)
-    assert solver.nodes == 1
+    assert known_at_first_node(pos, 0b1010, 3)
+
 
 def test_a_suit_cashed_by_the_leader_is_not_counted_again_for_his_partner() -> None:
     """Hearts trump, North to lead: his jack of diamonds wins a round over South's six,
