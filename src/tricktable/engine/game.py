@@ -141,12 +141,11 @@ class Game(TrickPlay):
         self.default_order: CardOrder = SPADES_TRUMP
         self.deck: CardSet = 0
         self.configure()
-        # The last deal check_deal passed and its hands as sets, which apply_deal takes
-        # rather than working them out again. Only a cache: a Deal is immutable and is
-        # matched by identity.
+        # The last deal known to hold the right cards (made by ``random_deal``, or passed
+        # by ``check_deal``) and its hands as sets: ``check_deal`` then tests only its
+        # dealer, and ``apply_deal`` takes the sets rather than working them out again.
+        # Only a cache: a Deal is immutable and is matched by identity.
         self._checked_deal: tuple[Deal | None, list[CardSet]] = (None, [])
-        # The last deal ``random_deal`` made (its cards need no test).
-        self._made_deal: Deal | None = None
         # Who plays after each seat at the start of a hand (games with a seat out or a
         # dummy change the state's own copy).
         self._clockwise = tuple((s + 1) % self.num_seats for s in range(self.num_seats))
@@ -308,13 +307,10 @@ class Game(TrickPlay):
         sizes, extra = self.deal_sizes(dealer)
         piles = deal_piles(self.deck, [*sizes, extra], rng)
         deal = Deal(CHANCE, dealer, tuple(piles[:-1]), piles[-1])
-        # Its cards are right by construction (the deck cut into the piles of
-        # ``deal_sizes``): ``check_deal`` tests only its dealer, and ``apply_deal`` takes
-        # the hands as sets from here. Both match it by identity (a Deal of tuples never
-        # changes).
+        # its cards are right by construction (the deck cut into the piles of
+        # ``deal_sizes``): kept as checked (see ``_checked_deal``)
         bit_of = BIT_OF.__getitem__
         self._checked_deal = (deal, [sum(map(bit_of, pile)) for pile in deal.hands])
-        self._made_deal = deal
         return deal
 
     def check_deal(self, state: State, deal: Deal) -> None:
@@ -333,14 +329,14 @@ class Game(TrickPlay):
                 "dealer", f"seat {deal.dealer} has no player and cannot deal",
                 f"a dealer among seats {', '.join(map(str, self.player_seats))}",
             )
-        if deal is self._made_deal:
-            return  # made by ``random_deal``: see there
+        if deal is self._checked_deal[0]:
+            return  # its cards known right: see ``_checked_deal``
         sizes, extra = self.deal_sizes(deal.dealer)
         if len(deal.hands) != self.num_seats:
             raise IllegalAction("deal", f"a deal gives cards to {self.num_seats} seats")
         masks = self._hand_sets(deal, sizes, extra)
         if masks is not None:
-            self._checked_deal = (deal, masks)  # for apply_deal (a Deal never changes)
+            self._checked_deal = (deal, masks)
             return
         # Something is wrong: find the first fault and name it.
         seen = 0
