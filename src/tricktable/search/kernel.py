@@ -1211,7 +1211,7 @@ def _cashes_after(st: np.ndarray, mv: np.ndarray, rel: int, taker: int, needed: 
             continue
         if held == st[IN_HANDS + s]:  # nobody else holds the suit
             count += _popcount(held)
-        elif st[HOLDER + s * 16 + _top_bit(st[IN_HANDS + s])] == taker:
+        elif _holder_of_top(st, s) == taker:
             count += 1
             mv[rel + s] = min(mv[rel + s], _top_bit(held))
     return count >= needed
