@@ -1997,12 +1997,19 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
 
 
 @njit(cache=True)
-def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
-    """The counted tricks of those left, found by zero-window searches from a guess."""
+def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
+    """The table emptied for a new generation, and what a search reads from the state
+    without working it out at every node (``THROW_RULE``, the table key's words)."""
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
     _note_throw_rule(st)
     _note_shape(st)
+
+
+@njit(cache=True)
+def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
+    """The counted tricks of those left, found by zero-window searches from a guess."""
+    _before_search(st, tt)
     lo = 0
     hi = st[TRICKS_LEFT]
     t = min(max(guess, lo + 1), hi)
@@ -2021,10 +2028,7 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
 @njit(cache=True)
 def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> bool:
     """One zero-window search: do the maximizers get at least ``target``?"""
-    if tt[H_GENERATION] != st[GENERATION]:
-        _empty_table(tt, st[GENERATION])
-    _note_throw_rule(st)
-    _note_shape(st)
+    _before_search(st, tt)
     _no_killers(mv)
     return _search(st, tt, mv, 0, target)
 
