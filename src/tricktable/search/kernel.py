@@ -87,7 +87,10 @@ THROW_RULE = HOLDER + SUITS * 16
 # worked out before a search and kept up to date by it, card by card.
 COUNT_WORDS = THROW_RULE + 1
 OWNER_WORDS = COUNT_WORDS + 3
-TRICK_CARDS = OWNER_WORDS + SUITS
+# The seats (a bit each) that sit in four seats of two partnerships facing each other
+# (``_partners``), whose leads and second-hand cards take DDS's weights; set before a search.
+PARTNER_SEATS = OWNER_WORDS + SUITS
+TRICK_CARDS = PARTNER_SEATS + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -414,7 +417,7 @@ def _gen_moves(
     count = 0
     score_at = at + MAX_MOVES
     # four seats in two partnerships: DDS's lead and second-hand weights
-    partners = (n == 0 or n == 1) and _partners(st, seat)
+    partners = (n == 0 or n == 1) and (st[PARTNER_SEATS] >> seat) & 1
     for s in range(SUITS):
         mine = mv[al + s]
         if not mine:
@@ -1999,11 +2002,17 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
 @njit(cache=True)
 def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
     """The table emptied for a new generation, and what a search reads from the state
-    without working it out at every node (``THROW_RULE``, the table key's words)."""
+    without working it out at every node (``THROW_RULE``, the table key's words,
+    ``PARTNER_SEATS``)."""
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
     _note_throw_rule(st)
     _note_shape(st)
+    seats = 0
+    for seat in range(st[N_SEATS]):
+        if _partners(st, seat):
+            seats |= 1 << seat
+    st[PARTNER_SEATS] = seats
 
 
 @njit(cache=True)
