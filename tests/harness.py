@@ -68,8 +68,6 @@ def check_conservation(game: Game, state: State) -> None:
         assert union & p == 0, f"a card is in two places: {parts}"
         union |= p
     assert union == game.deck, "cards are not conserved"
-    for seat, hand in enumerate(state.hands):
-        assert state.hand_size[seat] == hand.bit_count(), f"hand size of seat {seat} is wrong"
 
 
 def check_totals(game: Game, state: State) -> None:

@@ -367,7 +367,6 @@ def joker_table(mode: str, declare: str, options: dict[str, object] | None = Non
     discards = "KC AC"  # two of the dummy's clubs, never used below
     act(state, f"0: bid 1 {mode}", "1: pass", "2: pass", f"0: discard {discards}", declare)
     state.hands = [from_cards(parse_cards(hands.get(f"h{s}", ""))) for s in range(4)]
-    state.hand_size = [h.bit_count() for h in state.hands]
     return state
 
 

@@ -390,7 +390,6 @@ class Game(TrickPlay):
             bit_of = BIT_OF.__getitem__  # the cards are distinct: check_deal made sure
             masks = [sum(map(bit_of, cards)) for cards in deal.hands]
         state.hands = list(masks)  # the state's own: its hands change as cards are played
-        state.hand_size = list(map(len, deal.hands))
         state.next_seat = list(self._clockwise)
         state.trick_seats = []
         state.trick_cards = []
@@ -402,7 +401,7 @@ class Game(TrickPlay):
         state.played = 0
         state.trump_broken = False
         state.actions = []
-        state.tricks_per_hand = max(state.hand_size)
+        state.tricks_per_hand = max(map(len, deal.hands))
         self.begin_hand(state)
 
     def out_of_play(self, state: State) -> CardSet:
@@ -751,7 +750,7 @@ class Game(TrickPlay):
             "controls": controls,
             "hand": visible[seat],  # a seat may not have looked at its cards yet (blind nil)
             "visible": tuple(visible),
-            "hand_sizes": tuple(state.hand_size),
+            "hand_sizes": tuple(map(int.bit_count, state.hands)),
             "trick": tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
             "led_suit": state.led_suit,
             "tricks": tuple(state.tricks),

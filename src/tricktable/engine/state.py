@@ -131,7 +131,6 @@ class State:
         "dealer",
         "game",
         "hand_number",
-        "hand_size",
         "hands",
         "leader",
         "led_suit",
@@ -161,7 +160,6 @@ class State:
         self.dealer = -1
         self.deal: Deal | None = None
         self.hands: list[CardSet] = [0] * n
-        self.hand_size: list[int] = [0] * n  # cards held, public
         self.to_act = -1
         self.next_seat: list[int] = list(game._clockwise)
         self.leader = -1
@@ -225,6 +223,12 @@ class State:
     @property
     def finished_hands(self) -> int:
         return len(self.results)
+
+    @property
+    def hand_size(self) -> list[int]:
+        """How many cards each seat holds (public): counted from the hands, so it can
+        never disagree with them (a list kept beside them cost every card play a write)."""
+        return list(map(int.bit_count, self.hands))
 
     def copy(self) -> State:
         """An independent copy (for search, hints and what-ifs): it shares nothing mutable

@@ -103,7 +103,6 @@ class TrickPlay:
         card_bit = BIT_OF[c]  # (``1 << c`` makes a new int for all but the lowest cards)
         hands = state.hands
         hands[seat] ^= card_bit  # (the seat holds it)
-        state.hand_size[seat] -= 1
         state.played |= card_bit
         order = state.order
         suit = order.suit_of[c]

@@ -397,7 +397,6 @@ class WhistGame(Game):
         for c in action.cards:
             state.hands[dummy] &= ~(1 << c)
             state.discards |= 1 << c
-        state.hand_size[dummy] -= len(action.cards)
         state.phase = Phase.DECLARE  # the dummy is shown now
         state.to_act = state.declarer
 
@@ -832,7 +831,6 @@ class DoubleDummyWhist(WhistGame):
         assert isinstance(state, WhistState)
         seat, dead = action.seat, SWAP_WITH[action.seat]
         state.hands[seat], state.hands[dead] = state.hands[dead], state.hands[seat]
-        state.hand_size[seat], state.hand_size[dead] = state.hand_size[dead], state.hand_size[seat]
         state.choices[seat] = "swap"
         self.next_chooser(state)
 

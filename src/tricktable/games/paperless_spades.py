@@ -316,7 +316,6 @@ class PaperlessSpades(Game):
         seat = action.seat
         state.gives[seat] = action.cards
         state.hands[seat] &= ~from_cards(action.cards)
-        state.hand_size[seat] -= PASS_SIZE
         if any(g is None for g in state.gives):
             state.to_act = (seat + 1) % 4
             return
@@ -325,7 +324,6 @@ class PaperlessSpades(Game):
             assert cards is not None
             receiver = (giver + 2) % 4
             state.hands[receiver] |= from_cards(cards)
-            state.hand_size[receiver] += PASS_SIZE
         state.phase = Phase.BIDDING
         state.to_act = (state.dealer + 1) % 4
 

@@ -294,8 +294,6 @@ class Spades(Game):
         for c in action.cards:
             state.hands[action.seat] &= ~(1 << c)
             state.hands[partner] |= 1 << c
-        state.hand_size[action.seat] -= len(action.cards)
-        state.hand_size[partner] += len(action.cards)
         state.gives.append(action.cards)
         if action.seat == state.blind_nil_seat:
             self.start_play(state)

@@ -300,7 +300,6 @@ class ThreeBSpades(Game):
         c = state.middle
         state.middle = NO_CARD
         state.hands[seat] |= 1 << c
-        state.hand_size[seat] += 1
         state.drawn[seat] = True
         state.drawer = seat
         state.draw_is_zero = as_zero
@@ -311,7 +310,6 @@ class ThreeBSpades(Game):
         """Put a highest bidder's drawn card back in the middle (a rebid came first)."""
         seat, c = state.drawer, state.drawn_card
         state.hands[seat] &= ~(1 << c)
-        state.hand_size[seat] -= 1
         state.middle = c
         state.drawer = -1
         state.drawn_card = NO_CARD
@@ -484,7 +482,6 @@ class ThreeBSpades(Game):
         assert isinstance(state, ThreeBSpadesState) and isinstance(action, Exchange)
         seat, c = action.seat, action.card
         state.hands[seat] &= ~(1 << c)
-        state.hand_size[seat] -= 1
         state.drawer = -1
         state.drawn_card = NO_CARD
         if state.draw_is_zero:
