@@ -31,7 +31,7 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
   down by the opponents' choices in the suit, a card counted as winning only when no
   opponent still to play can beat it, winning cheaply, giving the trick to a partner,
   ducking and discarding low; with four seats in two partnerships, DDS's own weights
-  for the lead and the second hand.
+  for the lead and the second hand; for a nil, weights of its own (``_nil_score``).
 """
 
 from __future__ import annotations
@@ -90,7 +90,11 @@ OWNER_WORDS = COUNT_WORDS + 3
 # The seats (a bit each) that sit in four seats of two partnerships facing each other
 # (``_partners``), whose leads and second-hand cards take DDS's weights; set before a search.
 PARTNER_SEATS = OWNER_WORDS + SUITS
-TRICK_CARDS = PARTNER_SEATS + 1
+# The seat whose tricks are counted against its side's will (a nil: the lone counted seat,
+# not a maximizer), whose search takes the nil weights (``_nil_score``), else -1; set
+# before a search.
+NIL_SEAT = PARTNER_SEATS + 1
+TRICK_CARDS = NIL_SEAT + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -418,6 +422,7 @@ def _gen_moves(
     score_at = at + MAX_MOVES
     # four seats in two partnerships: DDS's lead and second-hand weights
     partners = (n == 0 or n == 1) and (st[PARTNER_SEATS] >> seat) & 1
+    nil = st[NIL_SEAT]
     for s in range(SUITS):
         mine = mv[al + s]
         if not mine:
@@ -478,7 +483,9 @@ def _gen_moves(
                     bit = b
                     low = 0
                 # the heuristic score
-                if partners and n == 0 and s < 4:
+                if nil >= 0:
+                    sc = _nil_score(st, seat, nil, s, bit, low, run_top)
+                elif partners and n == 0 and s < 4:
                     sc = _partnership_lead(
                         st, seat, s, run_top, run_top > b,
                         killer > 0 and (killer - 1) >> 6 == s and low == (killer - 1) & 1
@@ -765,6 +772,109 @@ def _partnership_second_hand(st: np.ndarray, s: int, run_top: int, is_run: bool)
     if run_top < led_bit:
         return -16 + rel
     return 22 - rank if is_run else 10 - rank
+
+
+@njit(cache=True)
+def _covers(st: np.ndarray, nil: int, s: int, card: int) -> bool:
+    """Whether a partner of the nil seat can beat ``card`` of suit ``s`` (a higher card
+    of the suit, or a trump when void in it), so that the nil seat's card stays under."""
+    maxi = st[MAXIMIZERS]
+    trump = st[TRUMP]
+    for q in range(st[N_SEATS]):
+        if q == nil or (maxi >> q) & 1:
+            continue
+        held = st[HANDS + q * SUITS + s]
+        if held:
+            if _top_bit(held) > card:
+                return True
+        elif trump >= 0 and s != trump and st[HANDS + q * SUITS + trump]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _nil_score(st: np.ndarray, seat: int, nil: int, s: int, bit: int, low: int,
+               run_top: int) -> int:
+    """The weight of a move where one seat's tricks are counted against its side (a
+    nil): the breakers want it to win a trick, its side wants it to lose every one. The
+    nil seat plays the highest card that still loses (or one its partner can beat), its
+    partner overtakes it, plays high before it, or else takes the lead; the breakers
+    play under it when nobody after can overtake it, else take the lead to lead through
+    it again, and lead low into its suits where it cannot play under and its partner
+    cannot cover. (The weights of a side playing for its own tricks had the nil seat win
+    tricks and the breakers overtake it first: 8 to 90 times the nodes.)"""
+    n = st[N_TRICK]
+    trump = st[TRUMP]
+    maxi = st[MAXIMIZERS]
+    breaker = (maxi >> seat) & 1
+    nil_cards = st[HANDS + nil * SUITS + s]
+    if n == 0:
+        if s == 4:  # a card of no suit
+            return -50 if breaker else 0
+        if breaker:
+            if not nil_cards:
+                return 10 - bit
+            nil_low = _top_bit(nil_cards & -nil_cards)
+            if bit > nil_low:
+                return 30 - bit  # the nil seat can play under it
+            return (90 if not _covers(st, nil, s, nil_low) else 60) - bit
+        if seat == nil:
+            others = st[IN_HANDS + s] & ~st[HANDS + seat * SUITS + s]
+            if _covers(st, nil, s, run_top):
+                return 70 + bit  # the partner beats it: shed a high card
+            for o in range(st[N_SEATS]):
+                held = st[HANDS + o * SUITS + s]
+                if (maxi >> o) & 1 and held and (held & -held) > (1 << run_top):
+                    return 60 + bit  # a breaker must beat it
+            return (30 - bit) if others >> (run_top + 1) else -bit
+        # the nil seat's partner: a suit the nil seat is void in, or high over its cards
+        if not nil_cards:
+            return 60 + bit
+        return (50 + bit) if bit > _top_bit(nil_cards) else 30 - bit
+    led = st[LED]
+    wi = _trick_winner(st)
+    c = trick_card(st, wi)
+    win_seat = st[c + T_SEAT]
+    win_power = _card_power(st[c + T_SUIT], st[c + T_BIT], st[c + T_LOW], led, trump)
+    p = _card_power(s, bit, low, led if led >= 0 else s, trump)
+    ruff = s == trump and s != led
+    # is the nil seat still to play to this trick, and the best cards the breakers and
+    # the nil side (the nil seat apart) still to play can put on it
+    nil_after = False
+    breakers_after = -1
+    partners_after = -1
+    follow = led if led >= 0 else s
+    o = st[NEXT + seat]
+    for _ in range(st[TRICK_SIZE] - n - 1):
+        if o == nil:
+            nil_after = True
+        elif (maxi >> o) & 1:
+            breakers_after = max(breakers_after, _best_power(st, o, follow, trump))
+        else:
+            partners_after = max(partners_after, _best_power(st, o, follow, trump))
+        o = st[NEXT + o]
+    if seat == nil:
+        if p < win_power:
+            return 100 + bit + (20 if ruff else 0)  # stays under: the highest such card
+        if p < partners_after:
+            return 60 - bit  # a partner can still beat it
+        return bit - 50
+    if not breaker:
+        if not nil_after:
+            if win_seat == nil:
+                return (100 - bit) if p > win_power else -bit  # overtake it, cheaply
+            if p > win_power and p > breakers_after:
+                return 70 - bit  # take the lead, cheaply
+            return 50 - bit - (20 if ruff else 0)
+        return (60 + bit) if p > win_power else 30 - bit  # high, for the nil seat to duck
+    if not nil_after:
+        if win_seat == nil and partners_after < win_power:
+            return (100 + bit) if p < win_power else -bit  # under it: the nil seat wins
+        if p > win_power and p > partners_after:
+            return 70 - bit  # take the lead, to lead through the nil seat again
+        return 50 - bit - (20 if ruff else 0)
+    return 50 - bit - (30 if ruff else 0)  # low, for the nil seat to beat
+
 
 @njit(cache=True)
 def _lead_position(st: np.ndarray, leader: int, s: int) -> int:
@@ -2013,6 +2123,8 @@ def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
         if _partners(st, seat):
             seats |= 1 << seat
     st[PARTNER_SEATS] = seats
+    lone = _lone_seat(st[COUNTED])
+    st[NIL_SEAT] = lone if lone >= 0 and not (st[MAXIMIZERS] >> lone) & 1 else -1
 
 
 @njit(cache=True)
