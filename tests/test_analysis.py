@@ -9,12 +9,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tricktable import make_game, record_from_state, step
 from tricktable.analysis import review_record
 from tricktable.engine.actions import Bid, Play
+from tricktable.engine.cards import card_str, parse_card, parse_set
+from tricktable.engine.order import CardOrder
 from tricktable.engine.records import Record
 from tricktable.engine.state import Phase
+from tricktable.search.position import PlayRules, Position, move_classes, position_of
+from tricktable.search.random_positions import GAME_SETTINGS, random_play_state
+from tricktable.search.reference import reference_move_values
+from tricktable.search.solver import side_of
 
 
 def one_hand_record(name: str, options: dict[str, object], seed: int, nil_seat: int) -> Record:
@@ -93,3 +101,85 @@ def test_cli_refuses_bad_input(paperless: tuple[Record, Path], args: tuple[str, 
     assert done.returncode == 2
     assert done.stdout == "" and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+# --- equivalent cards: one question answers for a class --------------------------------
+
+
+NO_TRUMP = CardOrder()
+
+
+def position(hands: tuple[str, ...], trick: tuple[tuple[int, str], ...] = (),
+             order: CardOrder = NO_TRUMP, rules: PlayRules | None = None) -> Position:
+    """Four hands (seat 0 leads, or the seat after the trick's last card follows)."""
+    cards = tuple((seat, parse_card(c)) for seat, c in trick)
+    led = order.suit_of[cards[0][1]] if cards else -1
+    to_act = (cards[-1][0] + 1) % 4 if cards else 0
+    return Position(tuple(parse_set(h) for h in hands), (1, 2, 3, 0), to_act, cards, 0, led,
+                    4, order, False, rules or PlayRules(), (0,) * 4)
+
+
+def classes_of(pos: Position) -> set[str]:
+    return {" ".join(card_str(m.card) + (" low" if m.low else "") for m in moves)
+            for moves in move_classes(pos)}
+
+
+def test_cards_with_nothing_between_them_in_other_hands_are_one_class() -> None:
+    # seat 0: K Q 9 of hearts and the 2 of clubs; the jack of hearts is with seat 1, the
+    # ten was played (in no hand): K Q are one class, and 9 stands apart from them
+    pos = position(("KH QH 9H 2C", "JH 3C 4C 5C", "6C 7C 8C 2D", "3D 4D 5D 6D"))
+    assert classes_of(pos) == {"2C", "9H", "QH KH"}
+    # with the jack played too, the 9 joins them
+    pos = position(("KH QH 9H 2C", "3S 3C 4C 5C", "6C 7C 8C 2D", "3D 4D 5D 6D"))
+    assert classes_of(pos) == {"2C", "9H QH KH"}
+
+
+def test_a_card_in_the_trick_tells_cards_apart() -> None:
+    # seat 1 to follow the queen of hearts with K J: the king wins, the jack does not
+    pos = position(("2C 3C", "KH JH 4C", "5C 6C 7C", "8C 9C TC"), trick=((0, "QH"),))
+    assert classes_of(pos) == {"JH", "KH"}
+
+
+def test_a_card_a_rule_treats_apart_stands_alone() -> None:
+    # the queen of spades must be thrown when void (a rule as a joker has in whist): the
+    # queen and the jack of spades are one class only when no rule tells them apart
+    hands = ("QS JS 2C", "3C 4C 5C", "6C 7C 8C", "9C TC 2D")
+    rules = PlayRules(must_throw_when_void=parse_set("QS"))
+    assert classes_of(position(hands, rules=rules)) == {"2C", "JS", "QS"}
+    assert classes_of(position(hands)) == {"2C", "JS QS"}
+
+
+def test_low_order_ranks_the_ace_above_the_two() -> None:
+    # low (ace, two, three, ... king): the two and the king are not neighbours
+    low = CardOrder(low=True)
+    assert classes_of(position(("2H KH", "3H 4C", "5C 6C", "7C 8C"), order=low)) == {
+        "2H", "KH"}
+    # every other heart gone from the other hands: the ace and the two touch
+    assert classes_of(position(("AH 2H", "3C 4C", "5C 6C", "7C 8C"), order=low)) == {"2H AH"}
+
+
+@pytest.mark.parametrize(("name", "options"), GAME_SETTINGS,
+                         ids=[f"{n}{''.join(f'-{k}={v}' for k, v in o.items())}"
+                              for n, o in GAME_SETTINGS])
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_equivalent_moves_have_equal_values(name: str, options: dict[str, object],
+                                            seed: int) -> None:
+    """Every move of a class leads to the same value, for the mover's side, the mover
+    alone and a nil of the mover (the reference solver: plain minimax); and the classes
+    hold every legal move once, in order."""
+    rng = random.Random(seed)
+    state = random_play_state(name, options, rng, rng.choice((2, 3)))
+    pos = position_of(state)
+    classes = move_classes(pos)
+    assert [m for moves in classes for m in moves] == pos.legal_moves()
+    if all(len(moves) == 1 for moves in classes):
+        return
+    seat = pos.to_act
+    side = side_of(state, seat)
+    everyone = (1 << pos.num_seats) - 1
+    for counted, maximizers in ((side, side), (1 << seat, 1 << seat),
+                                (1 << seat, everyone & ~side)):
+        values = dict(reference_move_values(pos, counted, maximizers))
+        for moves in classes:
+            assert len({values[m] for m in moves}) == 1, (moves, values)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from rich.console import Console
@@ -28,7 +29,7 @@ from .engine.errors import RecordError
 from .engine.game import step
 from .engine.records import Record, deal_from_record, game_for_record
 from .engine.state import Phase, State
-from .search.position import Move, Position, position_of
+from .search.position import Move, Position, move_classes, position_of
 from .search.position import play as play_move
 from .search.solver import Solver, side_of
 
@@ -204,19 +205,30 @@ def _review_card(
     # The side plays for the most tricks, so a card keeps ``before`` or loses some: one
     # zero-window test a card tells which, and only a card that lost needs its value.
     played = Move(play.card, play.ace_low)
-    after = before if _keeps(solver, pos, played, side, before) else _value_after(
+    after = before if _reaches(solver, pos, side, before, played) else _value_after(
         solver, pos, played, side, before - 1)
     known[side] = (after, won)
     better = []
     if after < before:
-        better = [
-            card_str(m.card) + (" low" if m.low else "")
-            for m in pos.legal_moves() if _keeps(solver, pos, m, side, before)
-        ]
+        better = _better_moves(pos, played, partial(_reaches, solver, pos, side, before))
     return CardReview(
         len(state.tricks) + 1, play.seat, card_str(play.card) + (" low" if play.ace_low else ""),
         _seats(side), before, after, better,
     )
+
+
+def _better_moves(
+    pos: Position, played: Move, reaches: Callable[[Move], bool], keeps_if: bool = True
+) -> list[str]:
+    """The moves that would have kept the value the played card lost, as cards: those for
+    which ``reaches`` (a question to the solver) answers ``keeps_if``. One question per
+    class of equivalent cards: the played card's class lost, and any other class answers
+    as its first card does."""
+    better = []
+    for moves in move_classes(pos):
+        if played not in moves and reaches(moves[0]) == keeps_if:
+            better += [card_str(m.card) + (" low" if m.low else "") for m in moves]
+    return better
 
 
 def _after(pos: Position, move: Move, side: int) -> tuple[Position, int]:
@@ -225,7 +237,7 @@ def _after(pos: Position, move: Move, side: int) -> tuple[Position, int]:
     return child, 1 if winner >= 0 and side >> winner & 1 else 0
 
 
-def _keeps(solver: Solver, pos: Position, move: Move, side: int, value: int) -> bool:
+def _reaches(solver: Solver, pos: Position, side: int, value: int, move: Move) -> bool:
     """Does ``side`` still take ``value`` tricks of the rest of the hand after ``move``?"""
     child, gained = _after(pos, move, side)
     return solver.at_least(child, side, side, value - gained)
@@ -260,11 +272,10 @@ def _review_as_one_question(
         after = after_canon if mine else left - after_canon
         better = []
         if after < before:
-            for move in pos.legal_moves():
-                child, g = _after(pos, move, canon)
-                # the side to play keeps ``before`` (it can do no better)
-                if solver.at_least(child, canon, canon, value - g + (0 if mine else 1)) == mine:
-                    better.append(card_str(move.card) + (" low" if move.low else ""))
+            # the side to play keeps ``before`` (it can do no better): canon reaches its
+            # value, or the other side keeps canon below it
+            reaches = partial(_reaches, solver, pos, canon, value if mine else value + 1)
+            better = _better_moves(pos, played, reaches, mine)
         cards.append(CardReview(
             len(state.tricks) + 1, played_card.seat,
             card_str(played_card.card) + (" low" if played_card.ace_low else ""),

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..engine.cards import SUIT_MASKS, Card, CardSet, cards_of
+from ..engine.cards import NO_SUIT, SUIT_MASKS, Card, CardSet, cards_of
 from ..engine.order import CardOrder
 from ..engine.state import Phase, State
 
@@ -215,6 +215,47 @@ def play(pos: Position, move: Move) -> tuple[Position, int]:
         pos.rules, tuple(won),
     )
     return nxt, winner
+
+
+def move_classes(pos: Position) -> list[list[Move]]:
+    """The legal moves in classes of equal effect, in the order of ``legal_moves``: cards
+    of one suit held by the seat to act with no card ranking between them in another hand
+    or in the trick, that every play rule treats alike. Whichever card of a class is
+    played, the tricks go the same way (a double-dummy solver's "equivalent cards"), so
+    one search answers for the class. An ace called low and a card of no suit stand
+    alone."""
+    order, rules = pos.order, pos.rules
+    rule_masks = (rules.lead_blocked_until_broken, rules.lead_blocked,
+                  rules.must_throw_when_void, rules.not_after_suitless_lead, rules.ace_low)
+    elsewhere = 0  # cards that could tell the seat's own apart: other hands', the trick's
+    for _, c in pos.trick:
+        elsewhere |= 1 << c
+    for seat, hand in enumerate(pos.hands):
+        if seat != pos.to_act:
+            elsewhere |= hand
+    classes: list[list[Move]] = []
+    last: Card = -1  # the last card placed in a class (its class is classes[-1])
+    for move in pos.legal_moves():
+        c = move.card
+        suit = order.suit_of[c]
+        if (not move.low and last >= 0 and suit == order.suit_of[last] and suit != NO_SUIT
+                and all((m >> c & 1) == (m >> last & 1) for m in rule_masks)
+                and not _between(order, suit, last, c) & elsewhere):
+            classes[-1].append(move)
+        else:
+            classes.append([move])
+        last = -1 if move.low or suit == NO_SUIT else c
+    return classes
+
+
+def _between(order: CardOrder, suit: int, a: Card, b: Card) -> CardSet:
+    """The cards of ``suit`` (as ``order`` sees it) that rank strictly between a and b."""
+    low, high = sorted((order.rank_key(a), order.rank_key(b)))
+    out = 0
+    for c in cards_of(order.suit_masks[suit]):
+        if low < order.rank_key(c) < high:
+            out |= 1 << c
+    return out
 
 
 def seats_mask(seats: Iterable[int]) -> int:
