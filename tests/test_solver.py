@@ -324,3 +324,35 @@ def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
         side = 0b0101 if pos.to_act % 2 == 0 else 0b1010
         assert small.tricks(pos, side) == shared_solver().tricks(pos, side)
     assert small._table[small._k.H_FULL] > 30, "the small table filled up many times"
+
+
+def test_every_table_entry_sits_in_the_chain_its_hash_names() -> None:
+    """An entry that keeps the holders of the top two cards of every suit (deep) is
+    chained on them, any other on each suit's top holder; a look-up walks both chains.
+    When the pool fills, ``_make_room`` links the entries it keeps by ``_entry_hash``: it
+    must name the chain ``_store`` chose, or the kept entries are never found again."""
+    k = Solver(table_bits=8)._k
+    rng = random.Random(3)
+    deep = shallow = 0
+    for bits in (8, 14):  # a table that fills many times, and one that does not
+        solver = Solver(table_bits=bits)
+        for _ in range(6):
+            state = random_play_state("3b-spades", {"players": 3}, rng, 9, mid_trick=False)
+            pos = position_of(state)
+            solver.tricks(pos, 1 << state.to_act)
+        tt = solver._table
+        chains = k._chains(tt)
+        linked = 0
+        for chain in range(chains):
+            slot = k._first(tt, chain)
+            while slot >= 0:
+                assert k._entry_hash(tt, slot) & (chains - 1) == chain
+                if tt[slot + k.E_K] & k.E_K_DEEP:
+                    deep += 1
+                else:
+                    shallow += 1
+                linked += 1
+                slot = tt[slot + k.E_NEXT]
+        assert linked == tt[k.H_USED], "every entry in use is in one chain"
+        assert bits == 14 or tt[k.H_FULL] > 0, "the small table filled up"
+    assert deep and shallow

@@ -114,15 +114,22 @@ def trick_card(st: np.ndarray, i: int) -> int:
 # another card of its suit makes that card's rank matter. So one entry serves every
 # position that differs only in small cards, not just the one searched.
 #
-# The table is a pool of entries with one chain per shape hash (the entries of every
-# pattern of a shape must be found from the shape alone): a header, then the chain heads,
-# then the pool. When the pool is full, the half of it for the positions with the most
-# tricks left is kept (``_make_room``).
+# The table is a pool of entries in chains by hash (a position must find every entry of
+# its shape whose pattern it fits, from the shape and the holders of its top cards alone:
+# see ALWAYS_TOP and DEEP_TOP): a header, then the chain heads, then the pool. When the
+# pool is full, the half of it for the positions with the most tricks left is kept
+# (``_make_room``).
 TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
 TT_ENTRY = 16
 ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards per suit
 # (the chains are keyed on them. Measured at 11 cards a hand: keeping 2 made entries less
 # general, 3-18% more nodes and a 13-17% slower median; none made chain walks 3x longer.)
+DEEP_TOP = 2  # an entry that keeps the holders of this many top cards of every suit (or
+# all its cards) is *deep*: it is chained on them, so a look-up walks two chains, the
+# deep entries with the position's top two holders and the others. (A chain of every
+# pattern of a shape and top holder grew to 20 entries a look-up in 3B's 17-card
+# searches, 4 in bridge's; their walks took a third of the time.)
+E_K_DEEP = 1 << 30  # in an entry's E_K: it is deep, chained on its top DEEP_TOP holders
 CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
 TT_MIN_LEFT = 3  # positions with fewer tricks left are searched again rather than looked up
 # (measured: two tricks left, 2-5% fewer nodes than looking them up, as a fresh answer
@@ -1070,14 +1077,20 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     for s in range(SUITS):
         key[k + OWNERS + s] = st[OWNER_WORDS + s]
         key[k + COUNTS + s] = _popcount(st[IN_HANDS + s])
-    # the chain: the shape and the holders of each suit's top cards that every entry
-    # keeps (ALWAYS_TOP), so that a chain holds few patterns
-    h = np.uint64(0x9E3779B97F4A7C15)
+    return _chain_hash(key, k, ALWAYS_TOP)
+
+
+@njit(cache=True)
+def _chain_hash(key: np.ndarray, k: int, top: int) -> int:
+    """The hash of a position's chain of entries that keep the holders of its ``top``
+    (ALWAYS_TOP or DEEP_TOP) top cards of each suit, or all of them: its shape and those
+    holders, so that a chain holds few patterns."""
+    h = _mix(np.uint64(0x9E3779B97F4A7C15), top, 29)
     for w in range(SHAPE_WORDS):
         h = _mix(h, key[k + w], 29)
     for s in range(SUITS):
         count = key[k + COUNTS + s]
-        h = _mix(h, key[k + OWNERS + s] >> (3 * (count - min(ALWAYS_TOP, count))), 31)
+        h = _mix(h, key[k + OWNERS + s] >> (3 * (count - min(top, count))), 31)
     return int(h & np.uint64((1 << 40) - 1))
 
 
@@ -1089,14 +1102,17 @@ def _mix(h: np.uint64, value: int, shift: int) -> np.uint64:
 
 @njit(cache=True)
 def _entry_hash(tt: np.ndarray, slot: int) -> int:
-    """The hash ``_shape`` gave the position an entry was stored for (its shape and the
-    holder of each suit's top card, the first of the holders it keeps)."""
-    h = np.uint64(0x9E3779B97F4A7C15)
+    """The hash of the chain an entry was stored in (``_chain_hash`` of its position):
+    its shape and the first of the holders it keeps, DEEP_TOP of them when it is deep.
+    (A suit's top min(top, kept) holders are its position's top min(top, count): an
+    entry keeps at least ALWAYS_TOP, a deep one at least DEEP_TOP, or all there are.)"""
+    top = DEEP_TOP if tt[slot + E_K] & E_K_DEEP else ALWAYS_TOP
+    h = _mix(np.uint64(0x9E3779B97F4A7C15), top, 29)
     for w in range(SHAPE_WORDS):
         h = _mix(h, tt[slot + E_SHAPE + w], 29)
     for s in range(SUITS):
         kept = (tt[slot + E_K] >> (5 * s)) & 31
-        h = _mix(h, tt[slot + E_OWNERS + s] >> (3 * (kept - min(ALWAYS_TOP, kept))), 31)
+        h = _mix(h, tt[slot + E_OWNERS + s] >> (3 * (kept - min(top, kept))), 31)
     return int(h & np.uint64((1 << 40) - 1))
 
 
@@ -1785,9 +1801,15 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     """Keep a bound found at a trick boundary, for every position with its pattern."""
     o = k + KEY_WORDS  # scratch: the next depth's table key is free now (none deeper runs)
     packed = _pattern(st, mv, rel, mv, k, mv, o)
+    deep = True
     for x in range(SUITS):
         mv[STATS + S_STORED_CARDS] += mv[k + COUNTS + x]
         mv[STATS + S_PATTERN_CARDS] += (packed >> (5 * x)) & 31
+        if (packed >> (5 * x)) & 31 < min(DEEP_TOP, mv[k + COUNTS + x]):
+            deep = False
+    if deep:
+        packed |= E_K_DEEP
+        chain = _chain_hash(mv, k, DEEP_TOP) & (_chains(tt) - 1)
     slot = _first(tt, chain)
     walked = 0
     found = False
@@ -1883,12 +1905,20 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     """Look the position (at a trick start) up in the table: (1 or 0 when an entry
     answers whether the maximizers get ``target``, -1 when none does; the position's
     chain; the best move an entry holds, -1 if none)."""
-    chain = _shape(st, mv, k) & (_chains(tt) - 1)
+    chains = _chains(tt)
+    chain = _shape(st, mv, k) & (chains - 1)
     st[PROBES] += 1
     pref = -1
-    slot = _first(tt, chain)
+    # the deep entries' chain first, then the others' (``chain``, which the caller's
+    # ``_store`` takes for an entry that is not deep)
+    slot = _first(tt, _chain_hash(mv, k, DEEP_TOP) & (chains - 1))
+    other = _first(tt, chain)
     walked = 0
-    while slot >= 0 and walked < CHAIN_WALK:
+    while walked < CHAIN_WALK:
+        if slot < 0:
+            if other < 0:
+                break
+            slot, other = other, -1
         walked += 1
         mv[STATS + S_WALKED] += 1
         if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
