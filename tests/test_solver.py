@@ -327,13 +327,13 @@ def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
 
 
 def test_every_table_entry_sits_in_the_chain_its_hash_names() -> None:
-    """An entry that keeps the holders of the top two cards of every suit (deep) is
-    chained on them, any other on each suit's top holder; a look-up walks both chains.
-    When the pool fills, ``_make_room`` links the entries it keeps by ``_entry_hash``: it
-    must name the chain ``_store`` chose, or the kept entries are never found again."""
+    """An entry is chained on the holders of the top t cards of every suit that it keeps
+    (t up to CHAIN_TOP); a look-up walks one chain for each t. When the pool fills,
+    ``_make_room`` links the entries it keeps by ``_entry_hash``: it must name the chain
+    ``_store`` chose, or the kept entries are never found again."""
     k = Solver(table_bits=8)._k
     rng = random.Random(3)
-    deep = shallow = 0
+    chained_on: set[int] = set()  # the t of each entry (see kernel.CHAIN_TOP)
     for bits in (8, 14):  # a table that fills many times, and one that does not
         solver = Solver(table_bits=bits)
         for _ in range(6):
@@ -347,12 +347,9 @@ def test_every_table_entry_sits_in_the_chain_its_hash_names() -> None:
             slot = k._first(tt, chain)
             while slot >= 0:
                 assert k._entry_hash(tt, slot) & (chains - 1) == chain
-                if tt[slot + k.E_K] & k.E_K_DEEP:
-                    deep += 1
-                else:
-                    shallow += 1
+                chained_on.add(int(tt[slot + k.E_K] >> k.E_K_TOP))
                 linked += 1
                 slot = tt[slot + k.E_NEXT]
         assert linked == tt[k.H_USED], "every entry in use is in one chain"
         assert bits == 14 or tt[k.H_FULL] > 0, "the small table filled up"
-    assert deep and shallow
+    assert chained_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP + 1))

@@ -116,7 +116,7 @@ def trick_card(st: np.ndarray, i: int) -> int:
 #
 # The table is a pool of entries in chains by hash (a position must find every entry of
 # its shape whose pattern it fits, from the shape and the holders of its top cards alone:
-# see ALWAYS_TOP and DEEP_TOP): a header, then the chain heads, then the pool. When the
+# see ALWAYS_TOP and CHAIN_TOP): a header, then the chain heads, then the pool. When the
 # pool is full, the half of it for the positions with the most tricks left is kept
 # (``_make_room``).
 TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
@@ -124,12 +124,13 @@ TT_ENTRY = 16
 ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards per suit
 # (the chains are keyed on them. Measured at 11 cards a hand: keeping 2 made entries less
 # general, 3-18% more nodes and a 13-17% slower median; none made chain walks 3x longer.)
-DEEP_TOP = 2  # an entry that keeps the holders of this many top cards of every suit (or
-# all its cards) is *deep*: it is chained on them, so a look-up walks two chains, the
-# deep entries with the position's top two holders and the others. (A chain of every
-# pattern of a shape and top holder grew to 20 entries a look-up in 3B's 17-card
-# searches, 4 in bridge's; their walks took a third of the time.)
-E_K_DEEP = 1 << 30  # in an entry's E_K: it is deep, chained on its top DEEP_TOP holders
+CHAIN_TOP = 2  # an entry is chained on the holders of the top t cards of every suit (or
+# all of a suit's) for the largest t up to this that it keeps, so a look-up walks one
+# chain per t, the position's holders picking each. (One chain of every pattern of a
+# shape and top holder grew to 20 entries a look-up in 3B's 17-card searches, 4 in
+# bridge's, each a random access into the table: a third of the time and more. 3 made
+# 3B's searches 15% faster again and bridge's about 5% slower.)
+E_K_TOP = 30  # from this bit of an entry's E_K: the t it is chained on
 CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
 TT_MIN_LEFT = 3  # positions with fewer tricks left are searched again rather than looked up
 # (measured: two tricks left, 2-5% fewer nodes than looking them up, as a fresh answer
@@ -1082,8 +1083,8 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
 
 @njit(cache=True)
 def _chain_hash(key: np.ndarray, k: int, top: int) -> int:
-    """The hash of a position's chain of entries that keep the holders of its ``top``
-    (ALWAYS_TOP or DEEP_TOP) top cards of each suit, or all of them: its shape and those
+    """The hash of a position's chain of entries chained on the holders of its ``top``
+    top cards of each suit (see CHAIN_TOP), or all of a suit's: its shape and those
     holders, so that a chain holds few patterns."""
     h = _mix(np.uint64(0x9E3779B97F4A7C15), top, 29)
     for w in range(SHAPE_WORDS):
@@ -1103,10 +1104,10 @@ def _mix(h: np.uint64, value: int, shift: int) -> np.uint64:
 @njit(cache=True)
 def _entry_hash(tt: np.ndarray, slot: int) -> int:
     """The hash of the chain an entry was stored in (``_chain_hash`` of its position):
-    its shape and the first of the holders it keeps, DEEP_TOP of them when it is deep.
-    (A suit's top min(top, kept) holders are its position's top min(top, count): an
-    entry keeps at least ALWAYS_TOP, a deep one at least DEEP_TOP, or all there are.)"""
-    top = DEEP_TOP if tt[slot + E_K] & E_K_DEEP else ALWAYS_TOP
+    its shape and the first ``top`` of the holders it keeps, ``top`` the t it is chained
+    on. (A suit's top min(top, kept) holders are its position's top min(top, count): an
+    entry chained on t keeps the holders of at least t top cards, or all there are.)"""
+    top = tt[slot + E_K] >> E_K_TOP
     h = _mix(np.uint64(0x9E3779B97F4A7C15), top, 29)
     for w in range(SHAPE_WORDS):
         h = _mix(h, tt[slot + E_SHAPE + w], 29)
@@ -1801,15 +1802,16 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     """Keep a bound found at a trick boundary, for every position with its pattern."""
     o = k + KEY_WORDS  # scratch: the next depth's table key is free now (none deeper runs)
     packed = _pattern(st, mv, rel, mv, k, mv, o)
-    deep = True
+    top = CHAIN_TOP  # the chain: the most top holders of every suit the entry keeps
     for x in range(SUITS):
+        kept = (packed >> (5 * x)) & 31
         mv[STATS + S_STORED_CARDS] += mv[k + COUNTS + x]
-        mv[STATS + S_PATTERN_CARDS] += (packed >> (5 * x)) & 31
-        if (packed >> (5 * x)) & 31 < min(DEEP_TOP, mv[k + COUNTS + x]):
-            deep = False
-    if deep:
-        packed |= E_K_DEEP
-        chain = _chain_hash(mv, k, DEEP_TOP) & (_chains(tt) - 1)
+        mv[STATS + S_PATTERN_CARDS] += kept
+        while top > ALWAYS_TOP and kept < min(top, mv[k + COUNTS + x]):
+            top -= 1
+    packed |= top << E_K_TOP
+    if top != ALWAYS_TOP:
+        chain = _chain_hash(mv, k, top) & (_chains(tt) - 1)
     slot = _first(tt, chain)
     walked = 0
     found = False
@@ -1909,30 +1911,26 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     chain = _shape(st, mv, k) & (chains - 1)
     st[PROBES] += 1
     pref = -1
-    # the deep entries' chain first, then the others' (``chain``, which the caller's
-    # ``_store`` takes for an entry that is not deep)
-    slot = _first(tt, _chain_hash(mv, k, DEEP_TOP) & (chains - 1))
-    other = _first(tt, chain)
     walked = 0
-    while walked < CHAIN_WALK:
-        if slot < 0:
-            if other < 0:
-                break
-            slot, other = other, -1
-        walked += 1
-        mv[STATS + S_WALKED] += 1
-        if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
-            if tt[slot + E_LOWER] >= target:
-                st[HITS] += 1
-                _set_relevant_from_entry(st, tt, slot, mv, rel)
-                return 1, chain, pref
-            if tt[slot + E_UPPER] < target:
-                st[HITS] += 1
-                _set_relevant_from_entry(st, tt, slot, mv, rel)
-                return 0, chain, pref
-            if tt[slot + E_BEST] > 0 and pref < 0:
-                pref = tt[slot + E_BEST] - 1
-        slot = tt[slot + E_NEXT]
+    # the chains of the entries that keep the most top holders first; ``chain`` (of
+    # those that keep ALWAYS_TOP) is the caller's ``_store``'s to start from
+    for top in range(CHAIN_TOP, ALWAYS_TOP - 1, -1):
+        slot = _first(tt, chain if top == ALWAYS_TOP else _chain_hash(mv, k, top) & (chains - 1))
+        while slot >= 0 and walked < CHAIN_WALK:
+            walked += 1
+            mv[STATS + S_WALKED] += 1
+            if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
+                if tt[slot + E_LOWER] >= target:
+                    st[HITS] += 1
+                    _set_relevant_from_entry(st, tt, slot, mv, rel)
+                    return 1, chain, pref
+                if tt[slot + E_UPPER] < target:
+                    st[HITS] += 1
+                    _set_relevant_from_entry(st, tt, slot, mv, rel)
+                    return 0, chain, pref
+                if tt[slot + E_BEST] > 0 and pref < 0:
+                    pref = tt[slot + E_BEST] - 1
+            slot = tt[slot + E_NEXT]
     return -1, chain, pref
 
 
