@@ -353,3 +353,16 @@ def test_every_table_entry_sits_in_the_chain_its_hash_names() -> None:
         assert linked == tt[k.H_USED], "every entry in use is in one chain"
         assert bits == 14 or tt[k.H_FULL] > 0, "the small table filled up"
     assert chained_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP + 1))
+
+
+@pytest.mark.parametrize("bits", [6, 10, 14])
+def test_the_table_pool_starts_on_a_cache_line_and_holds_its_entries(bits: int) -> None:
+    """A walk reads an entry's first cache line; an entry starting mid-line would need
+    three lines. The pool holds its 2**bits entries after the heads of its chains."""
+    k = Solver(table_bits=bits)._k
+    tt = k.new_table(bits)
+    pool = k._pool(tt)
+    assert (tt.ctypes.data + 8 * pool) % 64 == 0
+    assert k._chains(tt) == 1 << (bits - 2)
+    assert k.HEADS + 2 * k._chains(tt) <= pool
+    assert pool + (1 << bits) * k.TT_ENTRY <= len(tt)

@@ -140,20 +140,24 @@ TT_MIN_LEFT_SIDES = 4  # the same where two sides share every trick, whose bound
 # bridge sets; for a nil or one seat alone a Dummy Hand review took twice as long)
 TT_EARLY = 5  # from this many tricks left the table is looked up before the bounds
 SHAPE_WORDS = 5
-E_SHAPE = 0  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
+# An entry is two cache lines of 8 words (the pool starts on a line: H_POOL). A walk
+# reads the first of every entry and the second only of one with the position's shape.
+E_NEXT = 0  # the next entry of the chain, -1 at its end
+E_SHAPE = 1  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
 # broken and aces out (1), the very cards in play of suits a rule tells apart by rank (1)
-E_K = 5  # k_s for the five internal suits, 5 bits each
-E_OWNERS = 6  # per suit, the holders of its top k_s cards in play, 3 bits each (+1)
-E_LOWER = 11
-E_UPPER = 12
-E_NEXT = 13  # the next entry of the chain, -1 at its end
+E_K = 6  # k_s for the five internal suits, 5 bits each
+E_LOWER = 7
+E_OWNERS = 8  # per suit, the holders of its top k_s cards in play, 3 bits each (+1)
+E_UPPER = 13
 E_BEST = 14  # best move (suit, relative rank, low) + 1, or 0
 E_LEFT = 15  # tricks left at the position
+LINE_WORDS = 8  # int64 words in a 64-byte cache line
 H_USED = 0  # header: entries of the pool in use
 H_EPOCH = 1  # chain heads of other epochs are empty
 H_GENERATION = 2  # the solver's generation (search setting) the entries belong to
 H_FULL = 3  # times the pool was found full (statistics)
-HEADS = 4  # chain heads: (first entry, epoch) per shape hash
+H_POOL = 4  # where the pool starts: the first word after the chain heads on a cache line
+HEADS = 5  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
 RUN_BITS = 9  # a suit's part of a hand's runs: rounds (5 bits), the rank they rest on (4)
@@ -183,7 +187,11 @@ STRIDE = MAX_MOVES * 2 + SUITS + KEY_WORDS
 
 def new_table(bits: int = TT_BITS) -> np.ndarray:
     """A transposition table: a pool of 2**bits entries, 2**(bits-2) chains."""
-    return np.zeros(HEADS + 2 * (1 << (bits - 2)) + (1 << bits) * TT_ENTRY, dtype=np.int64)
+    heads_end = HEADS + 2 * (1 << (bits - 2))
+    tt = np.zeros(heads_end + LINE_WORDS + (1 << bits) * TT_ENTRY, dtype=np.int64)
+    misaligned = (tt.ctypes.data // 8 + heads_end) % LINE_WORDS
+    tt[H_POOL] = heads_end + (LINE_WORDS - misaligned) % LINE_WORDS
+    return tt
 
 
 @njit(cache=True)
@@ -193,7 +201,7 @@ def _chains(tt: np.ndarray) -> int:
 
 @njit(cache=True)
 def _pool(tt: np.ndarray) -> int:
-    return HEADS + 2 * _chains(tt)
+    return int(tt[H_POOL])
 
 
 @njit(cache=True)
