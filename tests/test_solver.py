@@ -10,10 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tricktable.engine.cards import JOKERS, card, cards_of, parse_card, parse_set
+from tricktable.engine.cards import JOKERS, NO_SUIT, card, cards_of, parse_card, parse_set
 from tricktable.engine.order import CardOrder
 from tricktable.search.position import Move, PlayRules, Position, play, position_of
-from tricktable.search.random_positions import GAME_SETTINGS, random_play_state
+from tricktable.search.random_positions import (
+    GAME_SETTINGS,
+    random_bridge_position,
+    random_play_state,
+)
 from tricktable.search.reference import reference_move_values, reference_tricks
 from tricktable.search.solver import Solver, shared_solver, side_of
 
@@ -314,9 +318,6 @@ def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
     """A table far too small for the positions: it fills again and again, each time
     keeping the entries with the most tricks left, and every answer stays the one a
     table that never fills gives."""
-    from tricktable.engine.cards import NO_SUIT
-    from tricktable.search.random_positions import random_bridge_position
-
     small = Solver(table_bits=6)
     rng = random.Random(14)
     for i in range(30):
@@ -326,33 +327,45 @@ def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
     assert small._table[small._k.H_FULL] > 30, "the small table filled up many times"
 
 
+def chained_entries(solver: Solver) -> list[int]:
+    """The t (see kernel.CHAIN_TOP) of every entry of a solver's table, walking each chain
+    and checking that every entry sits in the chain its hash names (``_make_room``
+    links the entries it keeps by ``_entry_hash``: it must name the chain ``_store``
+    chose, or the kept entries are never found again) and that every one is linked."""
+    k, tt = solver._k, solver._table
+    chains = k._chains(tt)
+    out = []
+    for chain in range(chains):
+        slot = k._first(tt, chain)
+        while slot >= 0:
+            assert k._entry_hash(tt, slot) & (chains - 1) == chain
+            out.append(int(tt[slot + k.E_K] >> k.E_K_TOP))
+            slot = tt[slot + k.E_NEXT]
+    assert len(out) == tt[k.H_USED], "every entry in use is in one chain"
+    return out
+
+
 def test_every_table_entry_sits_in_the_chain_its_hash_names() -> None:
-    """An entry is chained on the holders of the top t cards of every suit that it keeps
-    (t up to CHAIN_TOP); a look-up walks one chain for each t. When the pool fills,
-    ``_make_room`` links the entries it keeps by ``_entry_hash``: it must name the chain
-    ``_store`` chose, or the kept entries are never found again."""
-    k = Solver(table_bits=8)._k
+    """An entry is chained on the holders of the top t cards of every suit that it keeps,
+    t up to CHAIN_TOP (CHAIN_TOP_SIDES for two partnerships); a look-up walks one chain
+    for each t. Checked with tables that fill many times and tables that do not."""
+    k = Solver(table_bits=6)._k
     rng = random.Random(3)
-    chained_on: set[int] = set()  # the t of each entry (see kernel.CHAIN_TOP)
-    for bits in (8, 14):  # a table that fills many times, and one that does not
-        solver = Solver(table_bits=bits)
-        for _ in range(6):
+    alone_on: set[int] = set()  # the t of the entries of one seat alone (3B), ...
+    sides_on: set[int] = set()  # ... and of two partnerships (bridge)
+    for bits in (6, 14):  # a table that fills many times, and one that does not
+        alone = Solver(table_bits=bits)
+        sides = Solver(table_bits=bits)
+        for i in range(6):
             state = random_play_state("3b-spades", {"players": 3}, rng, 9, mid_trick=False)
-            pos = position_of(state)
-            solver.tricks(pos, 1 << state.to_act)
-        tt = solver._table
-        chains = k._chains(tt)
-        linked = 0
-        for chain in range(chains):
-            slot = k._first(tt, chain)
-            while slot >= 0:
-                assert k._entry_hash(tt, slot) & (chains - 1) == chain
-                chained_on.add(int(tt[slot + k.E_K] >> k.E_K_TOP))
-                linked += 1
-                slot = tt[slot + k.E_NEXT]
-        assert linked == tt[k.H_USED], "every entry in use is in one chain"
-        assert bits == 14 or tt[k.H_FULL] > 0, "the small table filled up"
-    assert chained_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP + 1))
+            alone.tricks(position_of(state), 1 << state.to_act)
+            pos = random_bridge_position(rng, 9, (0, 1, 2, 3, NO_SUIT)[i % 5])
+            sides.tricks(pos, 0b0101)
+        alone_on.update(chained_entries(alone))
+        sides_on.update(chained_entries(sides))
+        assert bits == 14 or alone._table[k.H_FULL] > 0 < sides._table[k.H_FULL]
+    assert alone_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP + 1))
+    assert sides_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP_SIDES + 1))
 
 
 @pytest.mark.parametrize("bits", [6, 10, 14])

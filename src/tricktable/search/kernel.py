@@ -94,7 +94,10 @@ PARTNER_SEATS = OWNER_WORDS + SUITS
 # not a maximizer), whose search takes the nil weights (``_nil_score``), else -1; set
 # before a search.
 NIL_SEAT = PARTNER_SEATS + 1
-TRICK_CARDS = NIL_SEAT + 1
+# The most top holders of every suit a table entry is chained on (CHAIN_TOP_SIDES or
+# CHAIN_TOP), set before a search.
+TOP_CHAIN = NIL_SEAT + 1
+TRICK_CARDS = TOP_CHAIN + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -124,12 +127,13 @@ TT_ENTRY = 16
 ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards per suit
 # (the chains are keyed on them. Measured at 11 cards a hand: keeping 2 made entries less
 # general, 3-18% more nodes and a 13-17% slower median; none made chain walks 3x longer.)
-CHAIN_TOP = 2  # an entry is chained on the holders of the top t cards of every suit (or
+CHAIN_TOP = 3  # an entry is chained on the holders of the top t cards of every suit (or
 # all of a suit's) for the largest t up to this that it keeps, so a look-up walks one
 # chain per t, the position's holders picking each. (One chain of every pattern of a
 # shape and top holder grew to 20 entries a look-up in 3B's 17-card searches, 4 in
-# bridge's, each a random access into the table: a third of the time and more. 3 made
-# 3B's searches 15% faster again and bridge's about 5% slower.)
+# bridge's, each a random access into the table: a third of the time and more.)
+CHAIN_TOP_SIDES = 2  # the same in four seats of two partnerships (``PARTNER_SEATS``),
+# whose chains are shorter: 3 made bridge's searches about 5% slower, 3B's 15% faster
 E_K_TOP = 30  # from this bit of an entry's E_K: the t it is chained on
 CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
 TT_MIN_LEFT = 3  # positions with fewer tricks left are searched again rather than looked up
@@ -1810,7 +1814,7 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     """Keep a bound found at a trick boundary, for every position with its pattern."""
     o = k + KEY_WORDS  # scratch: the next depth's table key is free now (none deeper runs)
     packed = _pattern(st, mv, rel, mv, k, mv, o)
-    top = CHAIN_TOP  # the chain: the most top holders of every suit the entry keeps
+    top = st[TOP_CHAIN]  # the chain: the most top holders of every suit the entry keeps
     for x in range(SUITS):
         kept = (packed >> (5 * x)) & 31
         mv[STATS + S_STORED_CARDS] += mv[k + COUNTS + x]
@@ -1922,7 +1926,7 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     walked = 0
     # the chains of the entries that keep the most top holders first; ``chain`` (of
     # those that keep ALWAYS_TOP) is the caller's ``_store``'s to start from
-    for top in range(CHAIN_TOP, ALWAYS_TOP - 1, -1):
+    for top in range(st[TOP_CHAIN], ALWAYS_TOP - 1, -1):
         slot = _first(tt, chain if top == ALWAYS_TOP else _chain_hash(mv, k, top) & (chains - 1))
         while slot >= 0 and walked < CHAIN_WALK:
             walked += 1
@@ -2149,7 +2153,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
 def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
     """The table emptied for a new generation, and what a search reads from the state
     without working it out at every node (``THROW_RULE``, the table key's words,
-    ``PARTNER_SEATS``)."""
+    ``PARTNER_SEATS``, ``TOP_CHAIN``)."""
     if tt[H_GENERATION] != st[GENERATION]:
         _empty_table(tt, st[GENERATION])
     _note_throw_rule(st)
@@ -2159,6 +2163,7 @@ def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
         if _partners(st, seat):
             seats |= 1 << seat
     st[PARTNER_SEATS] = seats
+    st[TOP_CHAIN] = CHAIN_TOP_SIDES if seats else CHAIN_TOP
     lone = _lone_seat(st[COUNTED])
     st[NIL_SEAT] = lone if lone >= 0 and not (st[MAXIMIZERS] >> lone) & 1 else -1
 
