@@ -130,6 +130,8 @@ def hand_parts(hands: int, seed: int) -> dict[str, float]:
             step(state, rng.choice(game.legal_actions(state)))
         spent[bids] += clock() - t1
         while True:
+            # (outside the timed parts) the hand's last card: its step scores the hand
+            last = state.hands[state.to_act].bit_count() == 1 and len(state.trick_cards) == 3
             t0 = clock()
             legal = game.legal_actions(state)
             t1 = clock()
@@ -137,7 +139,6 @@ def hand_parts(hands: int, seed: int) -> dict[str, float]:
                 break
             action = rng.choice(legal)
             t2 = clock()
-            last = state.hand_size[legal[0].seat] == 1 and len(state.trick_cards) == 3
             step(state, action)
             t3 = clock()
             spent[legal_t] += t1 - t0
