@@ -183,3 +183,12 @@ def test_equivalent_moves_have_equal_values(name: str, options: dict[str, object
         values = dict(reference_move_values(pos, counted, maximizers))
         for moves in classes:
             assert len({values[m] for m in moves}) == 1, (moves, values)
+
+
+def test_long_hands_get_the_larger_table() -> None:
+    """A 13-card hand's questions keep 2**20 table entries (128 MB of address space);
+    a 17-card 3B hand, which fills that table again and again, gets 2**22."""
+    from tricktable.analysis import LONG_HAND_TABLE_BITS, TABLE_BITS, _table_bits
+
+    assert _table_bits(13) == TABLE_BITS == 20
+    assert _table_bits(17) == LONG_HAND_TABLE_BITS == 22

@@ -89,16 +89,27 @@ TABLE_BITS = 20
 touched as used): a 13-card question needs them (a nil's first question in the example
 records searched 139 million positions with 2**16, 26 million with 2**20)."""
 
+LONG_HAND_TABLE_BITS = 22
+"""... and 2**22 (512 MB of address space) in a hand of more than 13 tricks (3B's 17
+cards), where a review asks some 200 questions that keep filling a smaller table: the
+17-card example took 54 s with 2**20 and 38 s with 2**22 (740 MB resident at most).
+13-card hands took the same time with either."""
+
+
+def _table_bits(tricks: int) -> int:
+    return LONG_HAND_TABLE_BITS if tricks > 13 else TABLE_BITS
+
 
 class _Solvers:
     """One solver per question (a side counted), so each keeps its table for the hand."""
 
-    def __init__(self) -> None:
+    def __init__(self, table_bits: int) -> None:
+        self._table_bits = table_bits
         self._by_side: dict[int, Solver] = {}
 
     def __call__(self, side: int) -> Solver:
         if side not in self._by_side:
-            self._by_side[side] = Solver(table_bits=TABLE_BITS)
+            self._by_side[side] = Solver(table_bits=self._table_bits)
         return self._by_side[side]
 
 
@@ -150,7 +161,7 @@ def review_hand(
         elif isinstance(action, Play) and state.phase is Phase.PLAY:
             plays.append((state.copy(), action))
     assert final is not None
-    solvers = _Solvers()
+    solvers = _Solvers(_table_bits(final.tricks_per_hand))
     cards: list[CardReview] = []
     par: dict[str, int] = {}
     if plays:
@@ -293,7 +304,7 @@ def _review_nil(
 ) -> NilReview:
     first = plays[0][0]
     side = side_of(first, seat)
-    solver = Solver(table_bits=TABLE_BITS)
+    solver = Solver(table_bits=_table_bits(first.tricks_per_hand))
     makeable = solver.nil_makeable(position_of(first), seat, side)
     review = NilReview(seat, _seats(side), makeable, final.won[seat] == 0)
     if not makeable:
