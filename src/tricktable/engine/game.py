@@ -750,7 +750,7 @@ class Game(TrickPlay):
             "controls": controls,
             "hand": visible[seat],  # a seat may not have looked at its cards yet (blind nil)
             "visible": tuple(visible),
-            "hand_sizes": tuple(map(int.bit_count, state.hands)),
+            "hand_sizes": tuple(state.hand_size),
             "trick": tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
             "led_suit": state.led_suit,
             "tricks": tuple(state.tricks),
