@@ -38,6 +38,12 @@ class PlayRules:
     not_after_suitless_lead: CardSet = 0
     ace_low: CardSet = 0
 
+    @property
+    def masks(self) -> tuple[CardSet, ...]:
+        """The five sets in one fixed order (the kernel's rule order)."""
+        return (self.lead_blocked_until_broken, self.lead_blocked, self.must_throw_when_void,
+                self.not_after_suitless_lead, self.ace_low)
+
 
 @dataclass(frozen=True)
 class Move:
@@ -225,8 +231,7 @@ def move_classes(pos: Position) -> list[list[Move]]:
     one search answers for the class. An ace called low and a card of no suit stand
     alone."""
     order, rules = pos.order, pos.rules
-    rule_masks = (rules.lead_blocked_until_broken, rules.lead_blocked,
-                  rules.must_throw_when_void, rules.not_after_suitless_lead, rules.ace_low)
+    rule_masks = rules.masks
     elsewhere = 0  # cards that could tell the seat's own apart: other hands', the trick's
     for _, c in pos.trick:
         elsewhere |= 1 << c

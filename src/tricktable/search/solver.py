@@ -97,8 +97,7 @@ def _rule_masks(order: CardOrder, rules: PlayRules) -> tuple[int, ...]:
     """The five rule masks per kernel suit, in the kernel's order (cached: a hand's rules
     do not change while it is played)."""
     out: list[int] = []
-    for mask in (rules.lead_blocked_until_broken, rules.lead_blocked,
-                 rules.must_throw_when_void, rules.not_after_suitless_lead, rules.ace_low):
+    for mask in rules.masks:
         out += _per_suit(order, mask)
     return tuple(out)
 
