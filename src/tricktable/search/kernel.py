@@ -36,8 +36,22 @@ target from a guess until the value is pinned. On the way it uses what DDS uses:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
+
+# Every kernel function is compiled without numba's reference counting of arrays (its
+# "NRT"): none of them makes an array, and counting the arrays passed at every call (an
+# atomic increment and decrement each) took 12% of a 13-card search's time (perf).
+# (The search, which calls itself, is compiled for the types given.)
+SEARCH_TYPES = "boolean(int64[::1], int64[::1], int64[::1], int64, int64)"
+if TYPE_CHECKING:  # (``_nrt``, numba's option for it, is left out of numba's type hints)
+    compiled = njit(cache=True)
+    compiled_search = njit(SEARCH_TYPES, cache=True)
+else:
+    compiled = njit(cache=True, _nrt=False)
+    compiled_search = njit(SEARCH_TYPES, cache=True, _nrt=False)
 
 # --- offsets in the state array -------------------------------------------------------------
 MAX_SEATS = 6
@@ -102,7 +116,7 @@ T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
 
-@njit(cache=True)
+@compiled
 def trick_card(st: np.ndarray, i: int) -> int:
     """Where the i-th card of the trick in progress is kept."""
     return TRICK_CARDS + (int(st[TRICKS_LEFT]) * MAX_SEATS + i) * 4
@@ -161,7 +175,8 @@ H_EPOCH = 1  # chain heads of other epochs are empty
 H_GENERATION = 2  # the solver's generation (search setting) the entries belong to
 H_FULL = 3  # times the pool was found full (statistics)
 H_POOL = 4  # where the pool starts: the first word after the chain heads on a cache line
-HEADS = 5  # chain heads: (first entry, epoch) per shape hash
+H_BY_LEFT = 5  # (scratch for ``_make_room``) entries of the pool per tricks left
+HEADS = H_BY_LEFT + MAX_TRICKS + 2  # chain heads: (first entry, epoch) per shape hash
 ACE_BIT = 12
 NO_RANK = 15  # a rank threshold above every card: no rank matters
 RUN_BITS = 9  # a suit's part of a hand's runs: rounds (5 bits), the rank they rest on (4)
@@ -198,24 +213,24 @@ def new_table(bits: int = TT_BITS) -> np.ndarray:
     return tt
 
 
-@njit(cache=True)
+@compiled
 def _chains(tt: np.ndarray) -> int:
     return 1 << (_top_bit((len(tt) - HEADS) // (2 + 4 * TT_ENTRY)))
 
 
-@njit(cache=True)
+@compiled
 def _pool(tt: np.ndarray) -> int:
     return int(tt[H_POOL])
 
 
-@njit(cache=True)
+@compiled
 def _empty_table(tt: np.ndarray, generation: int) -> None:
     tt[H_USED] = 0
     tt[H_EPOCH] += 1
     tt[H_GENERATION] = generation
 
 
-@njit(cache=True)
+@compiled
 def _make_room(tt: np.ndarray) -> None:
     """The pool is full: keep the entries of the positions with the most tricks left (the
     dearest to search again), at most half of the pool, and drop the rest. The kept ones
@@ -225,14 +240,15 @@ def _make_room(tt: np.ndarray) -> None:
     tt[H_FULL] += 1
     pool = _pool(tt)
     used = tt[H_USED]
-    by_left = np.zeros(MAX_TRICKS + 2, dtype=np.int64)
+    for left in range(MAX_TRICKS + 2):
+        tt[H_BY_LEFT + left] = 0
     for i in range(used):
-        by_left[min(tt[pool + i * TT_ENTRY + E_LEFT], MAX_TRICKS + 1)] += 1
+        tt[H_BY_LEFT + min(tt[pool + i * TT_ENTRY + E_LEFT], MAX_TRICKS + 1)] += 1
     keep_from = MAX_TRICKS + 2
     kept = 0
-    while keep_from > 0 and kept + by_left[keep_from - 1] <= used // 2:
+    while keep_from > 0 and kept + tt[H_BY_LEFT + keep_from - 1] <= used // 2:
         keep_from -= 1
-        kept += by_left[keep_from]
+        kept += tt[H_BY_LEFT + keep_from]
     tt[H_EPOCH] += 1
     chains = _chains(tt)
     write = 0
@@ -253,7 +269,7 @@ def _make_room(tt: np.ndarray) -> None:
     tt[H_USED] = write
 
 
-@njit(cache=True)
+@compiled
 def _first(tt: np.ndarray, chain: int) -> int:
     """The first entry (its offset) of a chain, or -1."""
     head = HEADS + 2 * chain
@@ -292,7 +308,7 @@ _POP15 = np.array([bin(i).count("1") for i in range(1 << 15)], dtype=np.int8)
 _TOP15 = np.array([i.bit_length() - 1 for i in range(1 << 15)], dtype=np.int8)
 
 
-@njit(cache=True)
+@compiled
 def _popcount(x: int) -> int:
     if 0 <= x < 32768:
         return int(_POP15[x])
@@ -303,7 +319,7 @@ def _popcount(x: int) -> int:
     return n
 
 
-@njit(cache=True)
+@compiled
 def _top_bit(x: int) -> int:
     if 0 <= x < 32768:
         return int(_TOP15[x])
@@ -314,7 +330,7 @@ def _top_bit(x: int) -> int:
     return b
 
 
-@njit(cache=True)
+@compiled
 def _card_power(suit: int, bit: int, low: int, led: int, trump: int) -> int:
     """The engine's trick power: 0 cannot win, a low ace 1, else higher is better."""
     if suit == 4:
@@ -327,7 +343,7 @@ def _card_power(suit: int, bit: int, low: int, led: int, trump: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@compiled
 def _allowed(st: np.ndarray, seat: int, out: np.ndarray, o: int) -> None:
     """The playable cards of ``seat`` per internal suit, into out[o..o+4]."""
     base = HANDS + seat * SUITS
@@ -361,7 +377,7 @@ def _allowed(st: np.ndarray, seat: int, out: np.ndarray, o: int) -> None:
             out[o + s] = st[base + s]
 
 
-@njit(cache=True)
+@compiled
 def _best_power(st: np.ndarray, seat: int, led: int, trump: int) -> int:
     """The highest trick power ``seat`` can give a card on a trick led in ``led``: its
     top card of the suit, else its top trump (a rough bound: rules are not applied)."""
@@ -372,7 +388,7 @@ def _best_power(st: np.ndarray, seat: int, led: int, trump: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@compiled
 def _trick_winner(st: np.ndarray) -> int:
     """Index in the trick of the winning card (the engine's rule: first highest power)."""
     led = st[LED]
@@ -388,13 +404,13 @@ def _trick_winner(st: np.ndarray) -> int:
     return best_i
 
 
-@njit(cache=True)
+@compiled
 def _suit_in_play(st: np.ndarray, suit: int) -> int:
     """Every card of a suit still in a hand or in the trick in progress."""
     return int(_in_trick(st, suit) | st[IN_HANDS + suit])
 
 
-@njit(cache=True)
+@compiled
 def _in_trick(st: np.ndarray, suit: int) -> int:
     """The cards of a suit in the trick in progress."""
     m = 0
@@ -405,7 +421,7 @@ def _in_trick(st: np.ndarray, suit: int) -> int:
     return m
 
 
-@njit(cache=True)
+@compiled
 def _gen_moves(
     st: np.ndarray, seat: int, mv: np.ndarray, at: int, pref_suit: int, pref_bit: int,
     pref_low: int, killer: int,
@@ -583,7 +599,7 @@ def _gen_moves(
 # from the leader.
 
 
-@njit(cache=True)
+@compiled
 def _partners(st: np.ndarray, seat: int) -> bool:
     """Does ``seat`` sit in a four-seat game of two partnerships facing each other?"""
     if st[N_SEATS] != 4 or st[TRICK_SIZE] != 4 or st[MAXIMIZERS] != st[COUNTED]:
@@ -597,14 +613,14 @@ def _partners(st: np.ndarray, seat: int) -> bool:
                 and ((maxi >> rho) & 1) != side)
 
 
-@njit(cache=True)
+@compiled
 def _trump_in_play(st: np.ndarray) -> int:
     """The trump suit while a trump is left in the hands, else -1 (weighed as no trump)."""
     trump = st[TRUMP]
     return trump if trump >= 0 and st[IN_HANDS + trump] else -1
 
 
-@njit(cache=True)
+@compiled
 def _lead_wins(st: np.ndarray, s: int, trump: int, is_top: bool, lho: int, partner: int,
                rho: int) -> bool:
     """With trumps: does a lead of suit ``s`` (its top card when ``is_top``) win the
@@ -631,7 +647,7 @@ def _lead_wins(st: np.ndarray, s: int, trump: int, is_top: bool, lho: int, partn
     return bool((safe_l or ruffs_p > ruffs_l) and (safe_r or ruffs_p > ruffs_r))
 
 
-@njit(cache=True)
+@compiled
 def _partnership_lead(st: np.ndarray, lead: int, s: int, run_top: int, is_run: bool,
                       killer: bool, table_best: bool) -> int:
     """The weight of leading suit ``s`` from the run topped by ``run_top`` (``killer``:
@@ -732,7 +748,7 @@ def _partnership_lead(st: np.ndarray, lead: int, s: int, run_top: int, is_run: b
     return w + (18 if killer else 0)
 
 
-@njit(cache=True)
+@compiled
 def _partnership_second_hand(st: np.ndarray, s: int, run_top: int, is_run: bool) -> int:
     """The weight of following suit ``s`` second to play with the run topped by
     ``run_top``: low when the partner (last to play) beats the lead and the third hand,
@@ -794,7 +810,7 @@ def _partnership_second_hand(st: np.ndarray, s: int, run_top: int, is_run: bool)
     return 22 - rank if is_run else 10 - rank
 
 
-@njit(cache=True)
+@compiled
 def _covers(st: np.ndarray, nil: int, s: int, card: int) -> bool:
     """Whether a partner of the nil seat can beat ``card`` of suit ``s`` (a higher card
     of the suit, or a trump when void in it), so that the nil seat's card stays under."""
@@ -812,7 +828,7 @@ def _covers(st: np.ndarray, nil: int, s: int, card: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@compiled
 def _nil_score(st: np.ndarray, seat: int, nil: int, s: int, bit: int, low: int,
                run_top: int) -> int:
     """The weight of a move where one seat's tricks are counted against its side (a
@@ -896,7 +912,7 @@ def _nil_score(st: np.ndarray, seat: int, nil: int, s: int, bit: int, low: int,
     return 50 - bit - (30 if ruff else 0)  # low, for the nil seat to beat
 
 
-@njit(cache=True)
+@compiled
 def _lead_position(st: np.ndarray, leader: int, s: int) -> int:
     """What the places of the suit's top cards say about leading it (after DDS): an
     opponent's top card with a partner's second best played after it (a finesse) is
@@ -949,14 +965,14 @@ def _lead_position(st: np.ndarray, leader: int, s: int) -> int:
     return bonus
 
 
-@njit(cache=True)
+@compiled
 def _holder_of_top(st: np.ndarray, suit: int) -> int:
     """The seat holding the highest card of a suit still in the hands, or -1."""
     union = st[IN_HANDS + suit]
     return int(st[HOLDER + suit * 16 + _top_bit(union)]) if union else -1
 
 
-@njit(cache=True)
+@compiled
 def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int]:
     """Tricks the side of ``holder``, who holds the highest trump, takes with its top
     trumps whatever anyone does, and the lowest rank bit that rests on: each of a run of
@@ -977,7 +993,7 @@ def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int
     return run, _stopper(st, holder, trump)
 
 
-@njit(cache=True)
+@compiled
 def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
     """The rank bit of the second best trump when it takes a trick for the side not
     holding the best, whatever anyone does; else -1. So it does when its holder plays
@@ -999,7 +1015,7 @@ def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _second_and_third_trumps(st: np.ndarray, holder: int, trump: int) -> int:
     """The rank bit of the third best trump when the side not holding the best
     (``holder``'s) holds the second and third best, the second in a hand with another
@@ -1023,7 +1039,7 @@ def _second_and_third_trumps(st: np.ndarray, holder: int, trump: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     """How many of the highest cards of a suit in the hands ``seat`` holds in a row."""
     mine = st[HANDS + seat * SUITS + suit]
@@ -1031,19 +1047,19 @@ def _top_run(st: np.ndarray, seat: int, suit: int) -> int:
     return _popcount(mine >> (_top_bit(others) + 1)) if others else _popcount(mine)
 
 
-@njit(cache=True)
+@compiled
 def _second_bit(cards: int) -> int:
     """The rank bit of the second highest of ``cards`` (-1 if fewer than two)."""
     return _top_bit(cards & ~(1 << _top_bit(cards))) if cards else -1
 
 
-@njit(cache=True)
+@compiled
 def _third_bit(cards: int) -> int:
     """The rank bit of the third highest of ``cards`` (-1 if fewer than three)."""
     return _second_bit(cards & ~(1 << _top_bit(cards))) if cards else -1
 
 
-@njit(cache=True)
+@compiled
 def _longest_other(st: np.ndarray, seat: int, s: int) -> int:
     """The most cards of suit ``s`` any seat but ``seat`` holds."""
     longest = 0
@@ -1053,7 +1069,7 @@ def _longest_other(st: np.ndarray, seat: int, s: int) -> int:
     return longest
 
 
-@njit(cache=True)
+@compiled
 def _bit_of_rank(st: np.ndarray, suit: int, rel: int) -> int:
     """The rank bit of the card with ``rel`` cards of its suit above it in play."""
     union = _suit_in_play(st, suit)
@@ -1067,7 +1083,7 @@ def _bit_of_rank(st: np.ndarray, suit: int, rel: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     """The position's shape into key[k:k + SHAPE_WORDS], the holders of each suit's cards
     in play from the top into key[k + OWNERS:] and their numbers into key[k + COUNTS:];
@@ -1093,7 +1109,7 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     return _chain_hash(key, k, ALWAYS_TOP)
 
 
-@njit(cache=True)
+@compiled
 def _chain_hash(key: np.ndarray, k: int, top: int) -> int:
     """The hash of a position's chain of entries chained on the holders of its ``top``
     top cards of each suit (see CHAIN_TOP), or all of a suit's: its shape and those
@@ -1107,13 +1123,13 @@ def _chain_hash(key: np.ndarray, k: int, top: int) -> int:
     return int(h & np.uint64((1 << 40) - 1))
 
 
-@njit(cache=True)
+@compiled
 def _mix(h: np.uint64, value: int, shift: int) -> np.uint64:
     h = (h ^ np.uint64(value)) * np.uint64(0x100000001B3)
     return h ^ (h >> np.uint64(shift))
 
 
-@njit(cache=True)
+@compiled
 def _entry_hash(tt: np.ndarray, slot: int) -> int:
     """The hash of the chain an entry was stored in (``_chain_hash`` of its position):
     its shape and the first ``top`` of the holders it keeps, ``top`` the t it is chained
@@ -1129,7 +1145,7 @@ def _entry_hash(tt: np.ndarray, slot: int) -> int:
     return int(h & np.uint64((1 << 40) - 1))
 
 
-@njit(cache=True)
+@compiled
 def _same_shape(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
     for w in range(SHAPE_WORDS):  # noqa: SIM110 (a loop numba compiles; no generators)
         if tt[slot + E_SHAPE + w] != key[k + w]:
@@ -1137,7 +1153,7 @@ def _same_shape(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@compiled
 def _holders_match(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
     """Do the top k_s cards of each suit have the entry's holders?"""
     ks = tt[slot + E_K]
@@ -1149,7 +1165,7 @@ def _holders_match(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@compiled
 def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
              ks_out: np.ndarray, o: int) -> int:
     """The k_s of a result depending on the ranks at mv[rel..rel+4] (thresholds), packed;
@@ -1165,7 +1181,7 @@ def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
     return packed
 
 
-@njit(cache=True)
+@compiled
 def _set_relevant_from_entry(st: np.ndarray, tt: np.ndarray, slot: int, mv: np.ndarray,
                              rel: int) -> None:
     """The ranks a table entry's result depends on, as thresholds of this position."""
@@ -1175,7 +1191,7 @@ def _set_relevant_from_entry(st: np.ndarray, tt: np.ndarray, slot: int, mv: np.n
         mv[rel + s] = _bit_of_rank(st, s, top - 1) if top else NO_RANK
 
 
-@njit(cache=True)
+@compiled
 def _stopper(st: np.ndarray, seat: int, s: int) -> int:
     """The highest card of suit ``s`` not held by ``seat`` (its rank bit), NO_RANK if the
     others hold none: ``seat``'s run from the top depends on the ranks down to it."""
@@ -1183,7 +1199,7 @@ def _stopper(st: np.ndarray, seat: int, s: int) -> int:
     return _top_bit(others) if others else NO_RANK
 
 
-@njit(cache=True)
+@compiled
 def _ruff_cap(st: np.ndarray, seat: int, s: int) -> int:
     """Rounds of suit ``s`` that ``seat``'s side can lead before an opponent holding a
     trump may be void in it (99: no opponent can ruff it)."""
@@ -1199,14 +1215,14 @@ def _ruff_cap(st: np.ndarray, seat: int, s: int) -> int:
     return cap
 
 
-@njit(cache=True)
+@compiled
 def _may_lead_suit(st: np.ndarray, s: int) -> bool:
     if s == st[TRUMP] and not st[BROKEN] and st[RULES + R_LEAD_UNTIL_BROKEN * SUITS + s]:
         return False
     return bool(st[RULES + R_LEAD_BLOCKED * SUITS + s] == 0)
 
 
-@njit(cache=True)
+@compiled
 def _cash_rounds(st: np.ndarray, seat: int, s: int) -> int:
     """Rounds of suit ``s`` that ``seat``, on lead, surely wins one after another by
     leading its highest card each time: an opponent keeps his highest card for as long
@@ -1253,14 +1269,14 @@ def _cash_rounds(st: np.ndarray, seat: int, s: int) -> int:
     return rounds | lowest << 5
 
 
-@njit(cache=True)
+@compiled
 def _any_must_throw(st: np.ndarray) -> bool:
     """Whether a rule makes some card be thrown when void (a partner could then be
     made to take the lead from the hand cashing its long cards)."""
     return bool(st[THROW_RULE] != 0)
 
 
-@njit(cache=True)
+@compiled
 def _note_shape(st: np.ndarray) -> None:
     """Work out ``COUNT_WORDS`` and ``OWNER_WORDS`` from the hands, before a search."""
     for w in range(3):
@@ -1279,7 +1295,7 @@ def _note_shape(st: np.ndarray) -> None:
         st[OWNER_WORDS + s] = word
 
 
-@njit(cache=True)
+@compiled
 def _note_throw_rule(st: np.ndarray) -> None:
     """Work out ``THROW_RULE`` from the rule masks, before a search."""
     masks = 0
@@ -1288,7 +1304,7 @@ def _note_throw_rule(st: np.ndarray) -> None:
     st[THROW_RULE] = 1 if masks else 0
 
 
-@njit(cache=True)
+@compiled
 def _trick_taker(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
     """The seat of the side to play that surely takes the trick in progress (DDS's
     QuickTricksSecondHand, for any number of seats): that side (this seat or a partner
@@ -1332,7 +1348,7 @@ def _trick_taker(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
     return RUFFED if ruffs and led != trump and opp_best < 100 else -1
 
 
-@njit(cache=True)
+@compiled
 def _cashes_after(st: np.ndarray, mv: np.ndarray, rel: int, taker: int, needed: int) -> bool:
     """With no trump left: do ``needed`` tricks more surely follow for the side of
     ``taker``, who takes the trick in progress with his highest card of the led suit and
@@ -1359,7 +1375,7 @@ def _cashes_after(st: np.ndarray, mv: np.ndarray, rel: int, taker: int, needed: 
     return count >= needed
 
 
-@njit(cache=True)
+@compiled
 def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
     """With one trick left every seat still to play holds one card and must play it:
     1 when the trick goes to a counted seat, else 0; -1 when it is not so simple (an ace
@@ -1402,7 +1418,7 @@ def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
     return int((st[COUNTED] >> win_seat) & 1)
 
 
-@njit(cache=True)
+@compiled
 def _only_card(st: np.ndarray, seat: int) -> int:
     """The one card ``seat`` holds (suit * 16 + rank bit), -1 if it holds more or none."""
     card = -1
@@ -1415,7 +1431,7 @@ def _only_card(st: np.ndarray, seat: int) -> int:
     return card
 
 
-@njit(cache=True)
+@compiled
 def _runs_of(st: np.ndarray, seat: int) -> int:
     """``seat``'s rounds cashed from the top of each suit when on lead
     (``_cash_rounds``), RUN_BITS a suit."""
@@ -1425,31 +1441,31 @@ def _runs_of(st: np.ndarray, seat: int) -> int:
     return runs
 
 
-@njit(cache=True)
+@compiled
 def _run_in(runs: int, s: int) -> int:
     """The rounds of suit ``s`` in a hand's runs (``_runs_of``)."""
     return _run_part(runs, s) & 31
 
 
-@njit(cache=True)
+@compiled
 def _run_part(runs: int, s: int) -> int:
     """Suit ``s``'s part of a hand's runs, packed as ``_cash_rounds`` packs it."""
     return (runs >> (RUN_BITS * s)) & ((1 << RUN_BITS) - 1)
 
 
-@njit(cache=True)
+@compiled
 def _run_rank(runs: int, s: int) -> int:
     """The lowest rank bit the rounds of suit ``s`` in a hand's runs rest on."""
     return _run_part(runs, s) >> 5
 
 
-@njit(cache=True)
+@compiled
 def _run_total(runs: int) -> int:
     """The tricks a hand's runs (``_runs_of``) cash, suit after suit."""
     return _run_in(runs, 0) + _run_in(runs, 1) + _run_in(runs, 2) + _run_in(runs, 3)
 
 
-@njit(cache=True)
+@compiled
 def _cards_held(st: np.ndarray, seat: int) -> int:
     n = 0
     for s in range(SUITS):
@@ -1457,7 +1473,7 @@ def _cards_held(st: np.ndarray, seat: int) -> int:
     return n
 
 
-@njit(cache=True)
+@compiled
 def _discards_free(st: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` may discard what it likes (no rule makes it throw a card when
     void). (An opponent holding a trump never discards while the leader cashes his
@@ -1468,7 +1484,7 @@ def _discards_free(st: np.ndarray, seat: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@compiled
 def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool:
     """Whether the leader's side surely takes ``needed`` tricks by cashing winners, and
     if so the ranks that rests on into mv[rel:]. Tried in turn, the first that is enough
@@ -1529,7 +1545,7 @@ def _quick_tricks(st: np.ndarray, mv: np.ndarray, rel: int, needed: int) -> bool
     return False
 
 
-@njit(cache=True)
+@compiled
 def _partner_cashes(st: np.ndarray, mv: np.ndarray, rel: int, leader: int, p: int, s: int,
                     runs: int, own: int, partner_runs: int, needed: int) -> bool:
     """Whether the leader's side surely takes ``needed`` tricks by reaching partner ``p``
@@ -1577,7 +1593,7 @@ def _partner_cashes(st: np.ndarray, mv: np.ndarray, rel: int, leader: int, p: in
     return True
 
 
-@njit(cache=True)
+@compiled
 def _partner_ruff(st: np.ndarray) -> int:
     """A trick the leader's side surely takes by ruffing: the leader can lead a suit in
     which a partner is void and holds a trump higher than every trump of an opponent
@@ -1605,7 +1621,7 @@ def _partner_ruff(st: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _split_tops(st: np.ndarray, leader: int, p: int, s: int) -> int:
     """2 when the two highest cards of suit ``s`` are one the leader's and one partner
     ``p``'s, each holding another card of the suit, and nobody can ruff two rounds: the
@@ -1624,7 +1640,7 @@ def _split_tops(st: np.ndarray, leader: int, p: int, s: int) -> int:
     return 2 if _ruff_cap(st, leader, s) >= 2 else 0
 
 
-@njit(cache=True)
+@compiled
 def _reaches(st: np.ndarray, leader: int, p: int, s: int) -> bool:
     """Whether ``leader`` can reach partner ``p`` in suit ``s``: it holds and may lead
     the suit, ``p`` holds its highest card, and no opponent can ruff the first round."""
@@ -1632,7 +1648,7 @@ def _reaches(st: np.ndarray, leader: int, p: int, s: int) -> bool:
                 and _holder_of_top(st, s) == p and _ruff_cap(st, leader, s) >= 1)
 
 
-@njit(cache=True)
+@compiled
 def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int) -> int:
     """The rounds of suit ``s`` partner ``p`` surely wins when the leader leads it to him
     (``_reaches``), packed as ``_cash_rounds`` packs them: his own rounds from the top,
@@ -1665,7 +1681,7 @@ def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int
     return rounds | min(third, own >> 5) << 5
 
 
-@njit(cache=True)
+@compiled
 def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int,
                         runs: int) -> None:
     """The ranks of ``seat``'s runs (``_runs_of``), in the suits it cashes."""
@@ -1674,7 +1690,7 @@ def _cashed_runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int,
             mv[rel + s] = min(mv[rel + s], _run_rank(runs, s))
 
 
-@njit(cache=True)
+@compiled
 def _longest(st: np.ndarray, side: int, s: int) -> int:
     """The most cards of suit ``s`` any seat of ``side`` (1: the maximizers) holds."""
     maxi = st[MAXIMIZERS]
@@ -1685,7 +1701,7 @@ def _longest(st: np.ndarray, side: int, s: int) -> int:
     return most
 
 
-@njit(cache=True)
+@compiled
 def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: int) -> int:
     """DDS's later-tricks bounds at the start of a trick (two sides, every trick counted
     for its winner's side): 1 when the maximizers surely get ``target``, 0 when they
@@ -1731,7 +1747,7 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
     return 0 if side else 1
 
 
-@njit(cache=True)
+@compiled
 def _ruff_besides(st: np.ndarray, longest: int) -> int:
     """1 when the side on lead holds every trump, the leader holds ``longest`` of them
     (the side's longest holding) and can lead a suit a partner holding a trump is void
@@ -1752,7 +1768,7 @@ def _ruff_besides(st: np.ndarray, longest: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@compiled
 def _lone_seat(mask: int) -> int:
     """The seat of a seat mask with exactly one seat in it, else -1."""
     if mask > 0 and (mask & (mask - 1)) == 0:
@@ -1760,7 +1776,7 @@ def _lone_seat(mask: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _sure_trump_tricks(st: np.ndarray, seat: int, left: int) -> int:
     """Tricks ``seat`` takes whatever anyone does: each of its trumps above every other
     trump in play wins the trick it goes to (two of them never share a trick), and it
@@ -1775,7 +1791,7 @@ def _sure_trump_tricks(st: np.ndarray, seat: int, left: int) -> int:
     return _top_run(st, seat, trump)
 
 
-@njit(cache=True)
+@compiled
 def _ducks_every_trick(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> bool:
     """Whether ``seat``, not on lead, can keep from taking any more tricks whatever the
     others do (a nil, safe from here): it holds no trump, and in each suit its cards are
@@ -1808,7 +1824,7 @@ def _ducks_every_trick(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> b
     return True
 
 
-@njit(cache=True)
+@compiled
 def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, rel: int,
            result: bool, target: int, best: int, left: int) -> None:
     """Keep a bound found at a trick boundary, for every position with its pattern."""
@@ -1868,13 +1884,13 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
         tt[slot + E_BEST] = (s * 32 + rel_rank) * 2 + (best & 1) + 1
 
 
-@njit(cache=True)
+@compiled
 def _no_ranks(mv: np.ndarray, rel: int) -> None:
     for s in range(SUITS):
         mv[rel + s] = NO_RANK
 
 
-@njit(cache=True)
+@compiled
 def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
     """The result rests on ``seat``'s runs (``_runs_of``) in the four suits."""
     runs = _runs_of(st, seat)
@@ -1882,7 +1898,7 @@ def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
         mv[rel + s] = min(mv[rel + s], _run_rank(runs, s))
 
 
-@njit(cache=True)
+@compiled
 def _ranks_interchangeable(st: np.ndarray, s: int) -> bool:
     """Whether the rules treat the cards of suit ``s`` alike whatever their rank (no
     ace that may be called low, no rule for some of its cards only), so that two of them
@@ -1890,7 +1906,7 @@ def _ranks_interchangeable(st: np.ndarray, s: int) -> bool:
     return st[FORCED + s] == NO_RANK and not (st[PARTIAL] >> s) & 1
 
 
-@njit(cache=True)
+@compiled
 def _whole_runs(mv: np.ndarray, at: int, count: int, rel: int) -> None:
     """After every move of a position was searched: a card that stood for a run of
     cards must stand for the whole run in any position the result is stored for. If the
@@ -1913,7 +1929,7 @@ def _whole_runs(mv: np.ndarray, at: int, count: int, rel: int) -> None:
                 changed = True
 
 
-@njit(cache=True)
+@compiled
 def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
            target: int) -> tuple[int, int, int]:
     """Look the position (at a trick start) up in the table: (1 or 0 when an entry
@@ -1946,7 +1962,7 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     return -1, chain, pref
 
 
-@njit("boolean(int64[::1], int64[::1], int64[::1], int64, int64)", cache=True)
+@compiled_search
 def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: int) -> bool:
     """Do the maximizers get at least ``target`` counted tricks of those left? Also
     writes, at mv[RELEVANT + depth * SUITS:], the ranks the answer depends on."""
@@ -2149,7 +2165,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
     return result
 
 
-@njit(cache=True)
+@compiled
 def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
     """The table emptied for a new generation, and what a search reads from the state
     without working it out at every node (``THROW_RULE``, the table key's words,
@@ -2168,7 +2184,7 @@ def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
     st[NIL_SEAT] = lone if lone >= 0 and not (st[MAXIMIZERS] >> lone) & 1 else -1
 
 
-@njit(cache=True)
+@compiled
 def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     """The counted tricks of those left, found by zero-window searches from a guess."""
     _before_search(st, tt)
@@ -2187,7 +2203,7 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     return lo
 
 
-@njit(cache=True)
+@compiled
 def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> bool:
     """One zero-window search: do the maximizers get at least ``target``?"""
     _before_search(st, tt)
@@ -2195,7 +2211,7 @@ def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> 
     return _search(st, tt, mv, 0, target)
 
 
-@njit(cache=True)
+@compiled
 def _no_killers(mv: np.ndarray) -> None:
     """Forget the leads that made cut-offs (each search starts without them, as DDS's)."""
     for d in range(MAX_DEPTH + 1):
