@@ -327,6 +327,27 @@ def test_a_full_table_keeps_its_deepest_entries_and_stays_right() -> None:
     assert small._table[small._k.H_FULL] > 30, "the small table filled up many times"
 
 
+def test_making_room_keeps_the_half_of_the_table_with_the_most_tricks_left() -> None:
+    """``_make_room`` counts the entries per tricks left (in the table's header, as the
+    kernel makes no arrays) and keeps those from the fewest tricks left at which at most
+    half of the pool stays; asked twice, the second count starts from zero again."""
+    solver = Solver(table_bits=8)
+    k, tt = solver._k, solver._table
+    rng = random.Random(3)
+    while tt[k.H_USED] < 200:
+        pos = random_bridge_position(rng, 8, NO_SUIT)
+        solver.tricks(pos, 0b0101 if pos.to_act % 2 == 0 else 0b1010)
+    for _ in range(2):
+        pool, used = k._pool(tt), int(tt[k.H_USED])
+        lefts = sorted(int(tt[pool + i * k.TT_ENTRY + k.E_LEFT]) for i in range(used))
+        keep_from = min(t for t in range(k.MAX_TRICKS + 2)
+                        if sum(x >= t for x in lefts) <= used // 2)
+        k._make_room(tt)
+        kept = sorted(int(tt[pool + i * k.TT_ENTRY + k.E_LEFT]) for i in range(tt[k.H_USED]))
+        assert kept == [x for x in lefts if x >= keep_from]
+    chained_entries(solver)  # and every kept entry is linked in its chain
+
+
 def chained_entries(solver: Solver) -> list[int]:
     """The t (see kernel.CHAIN_TOP) of every entry of a solver's table, walking each chain
     and checking that every entry sits in the chain its hash names (``_make_room``
