@@ -400,3 +400,14 @@ def test_the_table_pool_starts_on_a_cache_line_and_holds_its_entries(bits: int) 
     assert k._chains(tt) == 1 << (bits - 2)
     assert k.HEADS + 2 * k._chains(tt) <= pool
     assert pool + (1 << bits) * k.TT_ENTRY <= len(tt)
+
+
+@given(st.integers(min_value=0, max_value=(1 << 62) - 1))
+@settings(max_examples=300, deadline=None)
+def test_the_kernels_bit_counts_are_pythons(x: int) -> None:
+    """The kernel counts bits with LLVM's ``ctpop`` and ``ctlz``: they agree with
+    Python's ``bit_count`` and ``bit_length`` on every mask, 0 and the top bits included."""
+    k = shared_solver()._k
+    for value in (x, x & 0x7FFF, 0, 1, 1 << 14, 1 << 15, 1 << 61):
+        assert k._popcount(value) == value.bit_count()
+        assert k._top_bit(value) == value.bit_length() - 1
