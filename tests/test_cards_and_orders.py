@@ -90,6 +90,19 @@ def test_no_trump_jokers_belong_to_no_suit_and_never_win() -> None:
     assert order.winner([c("2D"), BIG_JOKER, LITTLE_JOKER, c("3D")], 2) == 3
 
 
+def test_the_cards_between_two_follow_the_order_and_its_suits() -> None:
+    high = CardOrder(trump=SPADES)
+    assert high.between(c("TH"), c("KH")) == parse_set("JH QH")
+    assert high.between(c("KH"), c("TH")) == parse_set("JH QH")  # either way round
+    assert high.between(c("JH"), c("QH")) == 0  # touching
+    # low order: the ace ranks best, then the two; jokers are the top trumps
+    low = CardOrder(trump=HEARTS, low=True)
+    assert low.between(c("AH"), c("4H")) == parse_set("2H 3H")
+    assert low.between(c("AH"), BIG_JOKER) == 1 << LITTLE_JOKER
+    # a card of no suit has nothing between it and another
+    assert CardOrder(trump=NO_SUIT, jokers_trump=False).between(LITTLE_JOKER, BIG_JOKER) == 0
+
+
 def test_an_ace_called_low_ranks_below_the_two_but_stays_trump() -> None:
     order = CardOrder(trump=SPADES)
     # AS called low (bit 0) loses to 2S but still beats any heart

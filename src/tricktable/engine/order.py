@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import ACE, BIG_JOKER, LITTLE_JOKER, NO_SUIT, SUIT_MASKS, Card, CardSet
+from .cards import ACE, BIG_JOKER, LITTLE_JOKER, NO_SUIT, SUIT_MASKS, Card, CardSet, cards_of
 
 _TRUMP_BASE = 100  # any trump beats any card of the led suit
 _LOW_ACE_KEY = 1  # an ace called low ranks below the two (3B)
@@ -68,6 +68,19 @@ class CardOrder:
         if not self.low:
             return rank + 2
         return 14 if rank == ACE else 13 - rank
+
+    def between(self, a: Card, b: Card) -> CardSet:
+        """The cards of a's suit (as this order sees it) that rank strictly between a and
+        b: none for a card of no suit."""
+        suit = self.suit_of[a]
+        if suit == NO_SUIT:
+            return 0
+        low, high = sorted((self.rank_key(a), self.rank_key(b)))
+        out = 0
+        for c in cards_of(self.suit_masks[suit]):
+            if low < self.rank_key(c) < high:
+                out |= 1 << c
+        return out
 
     def power(self, c: Card, led_suit: int, ace_low: bool = False) -> int:
         """How well card c does in a trick led in ``led_suit``; 0 if it cannot win."""

@@ -245,22 +245,12 @@ def move_classes(pos: Position) -> list[list[Move]]:
         suit = order.suit_of[c]
         if (not move.low and last >= 0 and suit == order.suit_of[last] and suit != NO_SUIT
                 and all((m >> c & 1) == (m >> last & 1) for m in rule_masks)
-                and not _between(order, suit, last, c) & elsewhere):
+                and not order.between(last, c) & elsewhere):
             classes[-1].append(move)
         else:
             classes.append([move])
         last = -1 if move.low or suit == NO_SUIT else c
     return classes
-
-
-def _between(order: CardOrder, suit: int, a: Card, b: Card) -> CardSet:
-    """The cards of ``suit`` (as ``order`` sees it) that rank strictly between a and b."""
-    low, high = sorted((order.rank_key(a), order.rank_key(b)))
-    out = 0
-    for c in cards_of(order.suit_masks[suit]):
-        if low < order.rank_key(c) < high:
-            out |= 1 << c
-    return out
 
 
 def seats_mask(seats: Iterable[int]) -> int:

@@ -49,7 +49,7 @@ import random
 
 from ..bots.base import Bot, make_bot
 from ..engine.actions import Action, Bid, Pass, Play
-from ..engine.cards import NO_SUIT, cards_of
+from ..engine.cards import NO_SUIT
 from ..engine.game import Game
 from ..engine.observation import Observation
 from ..engine.state import State
@@ -105,13 +105,11 @@ def touching(a: int, b: int, state: State, seat: int) -> bool:
         return False
     if suit == NO_SUIT:
         return True
-    low, high = sorted((order.rank_key(a), order.rank_key(b)))
     out = 0
     for s, held in enumerate(state.hands):
         if s != seat:
             out |= held
-    return not any(low < order.rank_key(c) < high
-                   for c in cards_of(out & order.suit_masks[suit]))
+    return not order.between(a, b) & out
 
 
 def play_likelihood(real: Play, model: Action, state: State) -> float:
