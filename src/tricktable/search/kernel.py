@@ -454,6 +454,7 @@ def _gen_moves(
     maxi = st[MAXIMIZERS]
     my_side = (maxi >> seat) & 1
     # the card winning the trick so far, and whether my side holds it
+    win_seat = -1
     win_power = -1
     partner_winning = False
     if n > 0:
@@ -537,7 +538,7 @@ def _gen_moves(
                     low = 0
                 # the heuristic score
                 if nil >= 0:
-                    sc = _nil_score(st, seat, nil, s, bit, low, run_top)
+                    sc = _nil_score(st, seat, nil, s, bit, low, run_top, win_seat, win_power)
                 elif partners and n == 0 and s < 4:
                     sc = _partnership_lead(
                         st, seat, s, run_top, run_top > b,
@@ -847,7 +848,7 @@ def _covers(st: np.ndarray, nil: int, s: int, card: int) -> bool:
 
 @compiled
 def _nil_score(st: np.ndarray, seat: int, nil: int, s: int, bit: int, low: int,
-               run_top: int) -> int:
+               run_top: int, win_seat: int, win_power: int) -> int:
     """The weight of a move where one seat's tricks are counted against its side (a
     nil): the breakers want it to win a trick, its side wants it to lose every one. The
     nil seat plays the highest card that still loses (or one its partner can beat), its
@@ -855,7 +856,8 @@ def _nil_score(st: np.ndarray, seat: int, nil: int, s: int, bit: int, low: int,
     play under it when nobody after can overtake it, else take the lead to lead through
     it again, and lead low into its suits where it cannot play under and its partner
     cannot cover. (The weights of a side playing for its own tricks had the nil seat win
-    tricks and the breakers overtake it first: 8 to 90 times the nodes.)"""
+    tricks and the breakers overtake it first: 8 to 90 times the nodes.) ``win_seat`` and
+    ``win_power``: the card winning the trick so far, as the move generator found it."""
     n = st[N_TRICK]
     trump = st[TRUMP]
     maxi = st[MAXIMIZERS]
@@ -885,10 +887,6 @@ def _nil_score(st: np.ndarray, seat: int, nil: int, s: int, bit: int, low: int,
             return 60 + bit
         return (50 + bit) if bit > _top_bit(nil_cards) else 30 - bit
     led = st[LED]
-    wi = _trick_winner(st)
-    c = trick_card(st, wi)
-    win_seat = st[c + T_SEAT]
-    win_power = _card_power(st[c + T_SUIT], st[c + T_BIT], st[c + T_LOW], led, trump)
     p = _card_power(s, bit, low, led if led >= 0 else s, trump)
     ruff = s == trump and s != led
     # is the nil seat still to play to this trick, and the best cards the breakers and
