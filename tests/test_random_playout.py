@@ -12,7 +12,8 @@ import pytest
 
 from harness import check_conservation
 from tricktable import Phase, make_game, step
-from tricktable.engine.actions import Play
+from tricktable.engine.actions import PLAYS_BY_SEAT, Play
+from tricktable.engine.cards import cards_of
 from tricktable.engine.records import record_from_state, replay, summary
 
 GAMES = [
@@ -42,6 +43,28 @@ def test_a_playout_finishes_the_hand_legally(name: str, options: dict[str, objec
         check_conservation(game, state)
         assert summary(replay(record_from_state(state))) == summary(state)
         assert game.legal_mask(state) == 0
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_the_listed_plays_are_the_legal_masks_cards_in_order(
+    name: str, options: dict[str, object]
+) -> None:
+    # leads and discards are listed a byte of the mask at a time, follows of the led suit
+    # by two look-ups in that suit's cards: every way lists the interned plays of exactly
+    # the mask's cards, lowest card first
+    game = make_game(name, options)
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = game.new_game()
+        step(state, game.random_deal(state, rng))
+        while legal := game.legal_actions(state):
+            if state.phase is Phase.PLAY:
+                seat = state.to_act
+                plain = [a for a in legal if type(a) is Play and not a.ace_low]
+                expected = [PLAYS_BY_SEAT[seat][c] for c in cards_of(game.legal_mask(state))]
+                assert len(plain) == len(expected)
+                assert all(a is b for a, b in zip(plain, expected, strict=True))
+            step(state, rng.choice(legal))
 
 
 def test_cards_are_drawn_uniformly_from_the_legal_ones() -> None:

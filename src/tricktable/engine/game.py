@@ -21,7 +21,9 @@ from typing import Any, ClassVar
 from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
 from .cards import (
     BIT_OF,
+    SUIT_MASKS,
     SUITED,
+    SUITS,
     CardSet,
     card_str,
     deal_piles,
@@ -431,12 +433,19 @@ class Game(TrickPlay):
                     others = state._legal_other = tuple(self.phase_legal_actions(state))
                 return list(others)
             mask = state._legal_plays = self.legal_plays(state)
-        # the plays listed a byte of the set at a time (see ``_plays_by_byte``)
-        b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
-        p0, p1, p2, p3, p4, p5, p6 = _PLAYS_BY_BYTE[state.to_act]
-        out: list[Action] = [
-            *p0[b0], *p1[b1], *p2[b2], *p3[b3], *p4[b4], *p5[b5], *p6[b6]
-        ]
+        led = state.led_suit
+        out: list[Action]
+        if led >= 0 and not mask & _OUTSIDE_SUIT[led]:
+            # following suit (most plays): the set lies in the led suit's 13 cards,
+            # listed by two look-ups (see ``_plays_by_suit``)
+            low, high = _PLAYS_BY_SUIT[state.to_act][led]
+            ranks = mask >> _SUIT_SHIFT[led]
+            out = [*low[ranks & 255], *high[ranks >> 8]]
+        else:
+            # the plays listed a byte of the set at a time (see ``_plays_by_byte``)
+            b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+            p0, p1, p2, p3, p4, p5, p6 = _PLAYS_BY_BYTE[state.to_act]
+            out = [*p0[b0], *p1[b1], *p2[b2], *p3[b3], *p4[b4], *p5[b5], *p6[b6]]
         if self.has_extra_play_actions:
             # worked out once per state, as the plays are: the table and the
             # observation of one decision both ask
@@ -763,20 +772,39 @@ class Game(TrickPlay):
         })
 
 
+def _plays_of_sets(plays: Sequence[Play]) -> tuple[tuple[Play, ...], ...]:
+    """``[b]`` lists ``plays[k]`` for every bit ``k`` set in ``b``, in order: the plays of
+    every subset of a few cards."""
+    listed: list[tuple[Play, ...]] = [()]
+    for play in plays:  # the sets with this card as their highest
+        listed += [(*lower, play) for lower in listed]
+    return tuple(listed)
+
+
 def _plays_by_byte(plays: Sequence[Play]) -> tuple[tuple[tuple[Play, ...], ...], ...]:
     """A seat's plays by the bytes of a card set: ``[i][b]`` lists the plays of the cards
     ``8 * i + k`` for every bit ``k`` set in ``b``, in card order. A legal set is listed
     by seven look-ups (``legal_actions``), not bit by bit."""
-    by_byte = []
-    for i in range(0, len(plays), 8):
-        listed: list[tuple[Play, ...]] = [()]
-        for play in plays[i : i + 8]:  # the sets with this card as their highest
-            listed += [(*lower, play) for lower in listed]
-        by_byte.append(tuple(listed))
-    return tuple(by_byte)
+    return tuple(_plays_of_sets(plays[i : i + 8]) for i in range(0, len(plays), 8))
 
 
+def _plays_by_suit(plays: Sequence[Play]) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+    """A seat's plays of the cards of each suit: ``[suit]`` is a pair of the lists by the
+    suit's lowest eight ranks and by its highest five. A set within one suit is listed by
+    two look-ups, not seven."""
+    return tuple(
+        (_plays_of_sets(plays[base : base + 8]), _plays_of_sets(plays[base + 8 : base + 13]))
+        for base in _SUIT_SHIFT
+    )
+
+
+_SUIT_SHIFT = tuple(13 * s for s in SUITS)
+"""Per suit, the bit of its lowest card."""
 _PLAYS_BY_BYTE = tuple(_plays_by_byte(plays) for plays in PLAYS_BY_SEAT)
+_PLAYS_BY_SUIT = tuple(_plays_by_suit(plays) for plays in PLAYS_BY_SEAT)
+_OUTSIDE_SUIT = tuple(~mask for mask in SUIT_MASKS)
+"""Per suit, the cards of a 54-card set not of that suit (a negative int: every bit
+above the suit's is set)."""
 
 
 def choice_key(action: Action) -> tuple[object, ...]:
