@@ -772,7 +772,11 @@ class Game(TrickPlay):
         })
 
 
-def _plays_of_sets(plays: Sequence[Play]) -> tuple[tuple[Play, ...], ...]:
+PlaysOfSets = tuple[tuple[Play, ...], ...]
+"""``[b]``: the plays of the cards of the set ``b`` of a few cards (see ``_plays_of_sets``)."""
+
+
+def _plays_of_sets(plays: Sequence[Play]) -> PlaysOfSets:
     """``[b]`` lists ``plays[k]`` for every bit ``k`` set in ``b``, in order: the plays of
     every subset of a few cards."""
     listed: list[tuple[Play, ...]] = [()]
@@ -781,14 +785,14 @@ def _plays_of_sets(plays: Sequence[Play]) -> tuple[tuple[Play, ...], ...]:
     return tuple(listed)
 
 
-def _plays_by_byte(plays: Sequence[Play]) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+def _plays_by_byte(plays: Sequence[Play]) -> tuple[PlaysOfSets, ...]:
     """A seat's plays by the bytes of a card set: ``[i][b]`` lists the plays of the cards
     ``8 * i + k`` for every bit ``k`` set in ``b``, in card order. A legal set is listed
     by seven look-ups (``legal_actions``), not bit by bit."""
     return tuple(_plays_of_sets(plays[i : i + 8]) for i in range(0, len(plays), 8))
 
 
-def _plays_by_suit(plays: Sequence[Play]) -> tuple[tuple[tuple[Play, ...], ...], ...]:
+def _plays_by_suit(plays: Sequence[Play]) -> tuple[tuple[PlaysOfSets, PlaysOfSets], ...]:
     """A seat's plays of the cards of each suit: ``[suit]`` is a pair of the lists by the
     suit's lowest eight ranks and by its highest five. A set within one suit is listed by
     two look-ups, not seven."""
