@@ -147,9 +147,14 @@ def trick_card(st: np.ndarray, i: int) -> int:
 # (``_make_room``).
 TT_BITS = 20  # the pool holds 2**TT_BITS entries; there are a quarter as many chains
 TT_ENTRY = 16
-ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards per suit
-# (the chains are keyed on them. Measured at 11 cards a hand: keeping 2 made entries less
-# general, 3-18% more nodes and a 13-17% slower median; none made chain walks 3x longer.)
+ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards per suit,
+# to key the chains on (keeping 2 made 3-18% more nodes at 11 cards a hand). They are not
+# part of its pattern: a suit none of whose ranks the result rests on pins nothing (as in
+# DDS), so a hit says so to the searches above it, whose entries are the more general for
+# it (E_K_REL). Pinning the top holder too made 27% more nodes at 13 cards a hand and 2.3
+# times the nodes in 3B's 17-card positions. (Keying no chain on it, ALWAYS_TOP 0, found
+# 11% fewer nodes again but made a shape's chain so long that a 3B review took 4 times
+# as long.)
 CHAIN_TOP = 3  # an entry is chained on the holders of the top t cards of every suit (or
 # all of a suit's) for the largest t up to this that it keeps, so a look-up walks one
 # chain per t, the position's holders picking each. (One chain of every pattern of a
@@ -157,8 +162,13 @@ CHAIN_TOP = 3  # an entry is chained on the holders of the top t cards of every 
 # bridge's, each a random access into the table: a third of the time and more.)
 CHAIN_TOP_SIDES = 2  # the same in four seats of two partnerships (``PARTNER_SEATS``),
 # whose chains are shorter: 3 made bridge's searches about 5% slower, 3B's 15% faster
-E_K_TOP = 30  # from this bit of an entry's E_K: the t it is chained on
-CHAIN_WALK = 1 << 30  # entries looked at per chain (a cap of 16 multiplied the nodes by 20)
+E_K_TOP = 30  # from this bit of an entry's E_K: the t it is chained on (5 bits)
+E_K_REL = 35  # from this bit: the entry's pattern, the k_s the result rests on, 5 bits
+# each (the k_s below them count up to ALWAYS_TOP, to key the chains on)
+CHAIN_WALK = 256  # entries looked at per chain: a chain of one shape and top holders
+# grows to thousands of entries in a 3B review's table (an entry that answers moves to
+# the front of its chain, see _probe); the cap saved a sixth of the 17-card review's time. (A cap of 64 cost 44%
+# more nodes in 3B's 17-card positions, one of 16 multiplied bridge's nodes by 20.)
 TT_MIN_LEFT = 3  # positions with fewer tricks left are searched again rather than looked up
 # (measured: two tricks left, 2-5% fewer nodes than looking them up, as a fresh answer
 # rests on fewer ranks than one stored for another)
@@ -172,7 +182,7 @@ SHAPE_WORDS = 5
 E_NEXT = 0  # the next entry of the chain, -1 at its end
 E_SHAPE = 1  # the counts of cards per seat and suit (3 words), the seat on lead, trumps
 # broken and aces out (1), the very cards in play of suits a rule tells apart by rank (1)
-E_K = 6  # k_s for the five internal suits, 5 bits each
+E_K = 6  # the top cards per suit whose holders it keeps, 5 bits each; then E_K_TOP, E_K_REL
 E_LOWER = 7
 E_OWNERS = 8  # per suit, the holders of its top k_s cards in play, 3 bits each (+1)
 E_UPPER = 13
@@ -1150,7 +1160,7 @@ def _entry_hash(tt: np.ndarray, slot: int) -> int:
     its shape and the first ``top`` of the holders it keeps, ``top`` the t it is chained
     on. (A suit's top min(top, kept) holders are its position's top min(top, count): an
     entry chained on t keeps the holders of at least t top cards, or all there are.)"""
-    top = tt[slot + E_K] >> E_K_TOP
+    top = (tt[slot + E_K] >> E_K_TOP) & 31
     h = _mix(np.uint64(0x9E3779B97F4A7C15), top, 29)
     for w in range(SHAPE_WORDS):
         h = _mix(h, tt[slot + E_SHAPE + w], 29)
@@ -1170,12 +1180,13 @@ def _same_shape(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
 
 @compiled
 def _holders_match(tt: np.ndarray, slot: int, key: np.ndarray, k: int) -> bool:
-    """Do the top k_s cards of each suit have the entry's holders?"""
+    """Do the top k_s cards of each suit have the entry's holders? (the k_s of its
+    pattern, ``E_K_REL``: of the holders it keeps, those it rests on)"""
     ks = tt[slot + E_K]
     for s in range(SUITS):
-        top = (ks >> (5 * s)) & 31
+        top = (ks >> (E_K_REL + 5 * s)) & 31
         if top and (key[k + OWNERS + s] >> (3 * (key[k + COUNTS + s] - top))
-                    ) != tt[slot + E_OWNERS + s]:
+                    ) != tt[slot + E_OWNERS + s] >> (3 * (((ks >> (5 * s)) & 31) - top)):
             return False
     return True
 
@@ -1190,6 +1201,7 @@ def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
         union = st[IN_HANDS + s]
         t = min(mv[rel + s], st[FORCED + s])
         top = _popcount(union >> t) if t < NO_RANK else 0
+        packed |= top << (E_K_REL + 5 * s)
         top = max(top, min(ALWAYS_TOP, key[k + COUNTS + s]))
         packed |= top << (5 * s)
         ks_out[o + s] = key[k + OWNERS + s] >> (3 * (key[k + COUNTS + s] - top)) if top else 0
@@ -1202,7 +1214,7 @@ def _set_relevant_from_entry(st: np.ndarray, tt: np.ndarray, slot: int, mv: np.n
     """The ranks a table entry's result depends on, as thresholds of this position."""
     ks = tt[slot + E_K]
     for s in range(SUITS):
-        top = (ks >> (5 * s)) & 31
+        top = (ks >> (E_K_REL + 5 * s)) & 31
         mv[rel + s] = _bit_of_rank(st, s, top - 1) if top else NO_RANK
 
 
@@ -1849,7 +1861,7 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
     for x in range(SUITS):
         kept = (packed >> (5 * x)) & 31
         mv[STATS + S_STORED_CARDS] += mv[k + COUNTS + x]
-        mv[STATS + S_PATTERN_CARDS] += kept
+        mv[STATS + S_PATTERN_CARDS] += (packed >> (E_K_REL + 5 * x)) & 31
         while top > ALWAYS_TOP and kept < min(top, mv[k + COUNTS + x]):
             top -= 1
     packed |= top << E_K_TOP
@@ -1958,21 +1970,31 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     # the chains of the entries that keep the most top holders first; ``chain`` (of
     # those that keep ALWAYS_TOP) is the caller's ``_store``'s to start from
     for top in range(st[TOP_CHAIN], ALWAYS_TOP - 1, -1):
-        slot = _first(tt, chain if top == ALWAYS_TOP else _chain_hash(mv, k, top) & (chains - 1))
+        walk = chain if top == ALWAYS_TOP else _chain_hash(mv, k, top) & (chains - 1)
+        slot = _first(tt, walk)
+        before = -1
         while slot >= 0 and walked < CHAIN_WALK:
             walked += 1
             mv[STATS + S_WALKED] += 1
             if _same_shape(tt, slot, mv, k) and _holders_match(tt, slot, mv, k):
+                answer = -1
                 if tt[slot + E_LOWER] >= target:
+                    answer = 1
+                elif tt[slot + E_UPPER] < target:
+                    answer = 0
+                if answer >= 0:
                     st[HITS] += 1
                     _set_relevant_from_entry(st, tt, slot, mv, rel)
-                    return 1, chain, pref
-                if tt[slot + E_UPPER] < target:
-                    st[HITS] += 1
-                    _set_relevant_from_entry(st, tt, slot, mv, rel)
-                    return 0, chain, pref
+                    if before >= 0:
+                        # to the front of its chain: an entry that answered once is
+                        # likely to answer again soon (its neighbours in the tree)
+                        tt[before + E_NEXT] = tt[slot + E_NEXT]
+                        tt[slot + E_NEXT] = tt[HEADS + 2 * walk]
+                        tt[HEADS + 2 * walk] = slot
+                    return answer, chain, pref
                 if tt[slot + E_BEST] > 0 and pref < 0:
                     pref = tt[slot + E_BEST] - 1
+            before = slot
             slot = tt[slot + E_NEXT]
     return -1, chain, pref
 
