@@ -167,14 +167,14 @@ E_K_REL = 35  # from this bit: the entry's pattern, the k_s the result rests on,
 # each (the k_s below them count up to ALWAYS_TOP, to key the chains on)
 CHAIN_WALK = 256  # entries looked at per chain: a chain of one shape and top holders
 # grows to thousands of entries in a 3B review's table (an entry that answers moves to
-# the front of its chain, see _probe); the cap saved a sixth of the 17-card review's time. (A cap of 64 cost 44%
-# more nodes in 3B's 17-card positions, one of 16 multiplied bridge's nodes by 20.)
+# the front of its chain, see _probe); the cap saved a sixth of the 17-card review's
+# time. (A cap of 64 cost 44% more nodes in 3B's 17-card positions; one of 16
+# multiplied bridge's nodes by 20.)
 TT_MIN_LEFT = 3  # positions with fewer tricks left are searched again rather than looked up
-# (measured: two tricks left, 2-5% fewer nodes than looking them up, as a fresh answer
-# rests on fewer ranks than one stored for another)
-TT_MIN_LEFT_SIDES = 4  # the same where two sides share every trick, whose bounds are
-# strong: there three-trick positions too (up to 8% more nodes, 9-13% less time on the
-# bridge sets; for a nil or one seat alone a Dummy Hand review took twice as long)
+# (looking up two-trick positions too: 2% fewer nodes at 13 cards a hand, no less time.
+# While entries pinned every suit's top holder, positions where two sides share every
+# trick were searched again at three tricks left too, for less time; now looking them up
+# is 12-13% faster at 13 cards a hand and in 3B's four-seat positions.)
 TT_EARLY = 5  # from this many tricks left the table is looked up before the bounds
 SHAPE_WORDS = 5
 # An entry is two cache lines of 8 words (the pool starts on a line: H_POOL). A walk
@@ -2086,8 +2086,7 @@ def _search(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, depth: int, target: 
             if (not (st[MAXIMIZERS] >> lone) & 1 and st[TO_ACT] != lone
                     and _ducks_every_trick(st, mv, rel, lone)):
                 return False
-    if n == 0 and left < TT_EARLY and left >= (
-            TT_MIN_LEFT_SIDES if st[MAXIMIZERS] == st[COUNTED] else TT_MIN_LEFT):
+    if n == 0 and TT_MIN_LEFT <= left < TT_EARLY:
         outcome, chain, pref = _probe(st, tt, mv, k, rel, target)
         if outcome >= 0:
             return outcome == 1
