@@ -387,7 +387,7 @@ def test_every_table_entry_sits_in_the_chain_its_hash_names() -> None:
         sides_on.update(chained_entries(sides))
         assert bits == 14 or alone._table[k.H_FULL] > 0 < sides._table[k.H_FULL]
     assert alone_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP + 1))
-    assert sides_on == set(range(k.ALWAYS_TOP, k.CHAIN_TOP_SIDES + 1))
+    assert sides_on == set(range(k.ALWAYS_TOP_SIDES, k.CHAIN_TOP_SIDES + 1))
 
 
 @pytest.mark.parametrize("bits", [6, 10, 14])

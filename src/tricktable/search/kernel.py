@@ -120,7 +120,8 @@ NIL_SEAT = PARTNER_SEATS + 1
 # The most top holders of every suit a table entry is chained on (CHAIN_TOP_SIDES or
 # CHAIN_TOP), set before a search.
 TOP_CHAIN = NIL_SEAT + 1
-TRICK_CARDS = TOP_CHAIN + 1
+BASE_CHAIN = TOP_CHAIN + 1  # the least of them (ALWAYS_TOP_SIDES or ALWAYS_TOP)
+TRICK_CARDS = BASE_CHAIN + 1
 T_SUIT, T_BIT, T_LOW, T_SEAT = 0, 1, 2, 3  # internal suit, rank bit, ace called low, seat
 STATE_SIZE = TRICK_CARDS + (MAX_TRICKS + 1) * MAX_SEATS * 4
 
@@ -152,9 +153,12 @@ ALWAYS_TOP = 1  # every entry keeps the holders of at least this many top cards 
 # part of its pattern: a suit none of whose ranks the result rests on pins nothing (as in
 # DDS), so a hit says so to the searches above it, whose entries are the more general for
 # it (E_K_REL). Pinning the top holder too made 27% more nodes at 13 cards a hand and 2.3
-# times the nodes in 3B's 17-card positions. (Keying no chain on it, ALWAYS_TOP 0, found
-# 11% fewer nodes again but made a shape's chain so long that a 3B review took 4 times
-# as long.)
+# times the nodes in 3B's 17-card positions.
+ALWAYS_TOP_SIDES = 0  # the same in four seats of two partnerships: none, so an entry is
+# found from any position its pattern fits, whatever the top holders of the suits it
+# does not rest on (11-15% fewer nodes in bridge's searches, 3-12% less time). For one
+# seat alone the chains of a shape alone grew so long that a 3B review took 4 times as
+# long.
 CHAIN_TOP = 3  # an entry is chained on the holders of the top t cards of every suit (or
 # all of a suit's) for the largest t up to this that it keeps, so a look-up walks one
 # chain per t, the position's holders picking each. (One chain of every pattern of a
@@ -164,7 +168,7 @@ CHAIN_TOP_SIDES = 2  # the same in four seats of two partnerships (``PARTNER_SEA
 # whose chains are shorter: 3 made bridge's searches about 5% slower, 3B's 15% faster
 E_K_TOP = 30  # from this bit of an entry's E_K: the t it is chained on (5 bits)
 E_K_REL = 35  # from this bit: the entry's pattern, the k_s the result rests on, 5 bits
-# each (the k_s below them count up to ALWAYS_TOP, to key the chains on)
+# each (the k_s below them count up to BASE_CHAIN, to key the chains on)
 CHAIN_WALK = 256  # entries looked at per chain: a chain of one shape and top holders
 # grows to thousands of entries in a 3B review's table (an entry that answers moves to
 # the front of its chain, see _probe); the cap saved a sixth of the 17-card review's
@@ -1131,7 +1135,7 @@ def _shape(st: np.ndarray, key: np.ndarray, k: int) -> int:
     for s in range(SUITS):
         key[k + OWNERS + s] = st[OWNER_WORDS + s]
         key[k + COUNTS + s] = _popcount(st[IN_HANDS + s])
-    return _chain_hash(key, k, ALWAYS_TOP)
+    return _chain_hash(key, k, st[BASE_CHAIN])
 
 
 @compiled
@@ -1202,7 +1206,7 @@ def _pattern(st: np.ndarray, mv: np.ndarray, rel: int, key: np.ndarray, k: int,
         t = min(mv[rel + s], st[FORCED + s])
         top = _popcount(union >> t) if t < NO_RANK else 0
         packed |= top << (E_K_REL + 5 * s)
-        top = max(top, min(ALWAYS_TOP, key[k + COUNTS + s]))
+        top = max(top, min(st[BASE_CHAIN], key[k + COUNTS + s]))
         packed |= top << (5 * s)
         ks_out[o + s] = key[k + OWNERS + s] >> (3 * (key[k + COUNTS + s] - top)) if top else 0
     return packed
@@ -1862,10 +1866,10 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
         kept = (packed >> (5 * x)) & 31
         mv[STATS + S_STORED_CARDS] += mv[k + COUNTS + x]
         mv[STATS + S_PATTERN_CARDS] += (packed >> (E_K_REL + 5 * x)) & 31
-        while top > ALWAYS_TOP and kept < min(top, mv[k + COUNTS + x]):
+        while top > st[BASE_CHAIN] and kept < min(top, mv[k + COUNTS + x]):
             top -= 1
     packed |= top << E_K_TOP
-    if top != ALWAYS_TOP:
+    if top != st[BASE_CHAIN]:
         chain = _chain_hash(mv, k, top) & (_chains(tt) - 1)
     slot = _first(tt, chain)
     walked = 0
@@ -1968,9 +1972,10 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
     pref = -1
     walked = 0
     # the chains of the entries that keep the most top holders first; ``chain`` (of
-    # those that keep ALWAYS_TOP) is the caller's ``_store``'s to start from
-    for top in range(st[TOP_CHAIN], ALWAYS_TOP - 1, -1):
-        walk = chain if top == ALWAYS_TOP else _chain_hash(mv, k, top) & (chains - 1)
+    # those that keep BASE_CHAIN) is the caller's ``_store``'s to start from
+    base = st[BASE_CHAIN]
+    for top in range(st[TOP_CHAIN], base - 1, -1):
+        walk = chain if top == base else _chain_hash(mv, k, top) & (chains - 1)
         slot = _first(tt, walk)
         before = -1
         while slot >= 0 and walked < CHAIN_WALK:
@@ -2216,6 +2221,7 @@ def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
             seats |= 1 << seat
     st[PARTNER_SEATS] = seats
     st[TOP_CHAIN] = CHAIN_TOP_SIDES if seats else CHAIN_TOP
+    st[BASE_CHAIN] = ALWAYS_TOP_SIDES if seats else ALWAYS_TOP
     lone = _lone_seat(st[COUNTED])
     st[NIL_SEAT] = lone if lone >= 0 and not (st[MAXIMIZERS] >> lone) & 1 else -1
 
