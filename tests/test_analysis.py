@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -22,7 +23,7 @@ from tricktable.engine.state import Phase
 from tricktable.search.position import PlayRules, Position, move_classes, position_of
 from tricktable.search.random_positions import GAME_SETTINGS, random_play_state
 from tricktable.search.reference import reference_move_values
-from tricktable.search.solver import side_of
+from tricktable.search.solver import Solver, side_of
 
 
 def one_hand_record(name: str, options: dict[str, object], seed: int, nil_seat: int) -> Record:
@@ -63,6 +64,27 @@ def test_every_card_is_reviewed(paperless: tuple[Record, Path]) -> None:
     assert {k: v for k, v in thrown.items() if v} == {k: v for k, v in review.thrown.items() if v}
     first = review.cards[0]
     assert first.before == review.par["+".join(map(str, first.side))]
+
+
+def test_progress_counts_the_cards_from_the_start(
+    paperless: tuple[Record, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the bar shows the hand and its cards before the first (slowest) searches, then
+    # counts up card by card to all of them
+    record, _ = paperless
+    events: list[tuple[int, ...]] = []
+    tricks = Solver.tricks
+
+    def noted(self: Solver, *args: Any, **kwargs: Any) -> int:
+        events.append(())  # a search
+        return tricks(self, *args, **kwargs)
+
+    monkeypatch.setattr(Solver, "tricks", noted)
+    review_record(record, progress=lambda *call: events.append(call))
+    calls = [e for e in events if e]
+    assert events[0] == (1, 0, 48) and calls[-1] == (1, 48, 48)
+    done = [d for _, d, _ in calls]
+    assert done == sorted(done) and set(done) == set(range(49))
 
 
 def test_the_nil_is_followed(paperless: tuple[Record, Path]) -> None:

@@ -161,6 +161,10 @@ def review_hand(
         elif isinstance(action, Play) and state.phase is Phase.PLAY:
             plays.append((state.copy(), action))
     assert final is not None
+    if progress:
+        # the hand and its number of cards shown at once: the par's searches come first
+        # and can take a while (seconds in a 17-card 3B hand)
+        progress(0, len(plays))
     solvers = _Solvers(_table_bits(final.tricks_per_hand))
     cards: list[CardReview] = []
     par: dict[str, int] = {}
