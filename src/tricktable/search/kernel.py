@@ -164,8 +164,10 @@ CHAIN_TOP = 3  # an entry is chained on the holders of the top t cards of every 
 # chain per t, the position's holders picking each. (One chain of every pattern of a
 # shape and top holder grew to 20 entries a look-up in 3B's 17-card searches, 4 in
 # bridge's, each a random access into the table: a third of the time and more.)
-CHAIN_TOP_SIDES = 2  # the same in four seats of two partnerships (``PARTNER_SEATS``),
-# whose chains are shorter: 3 made bridge's searches about 5% slower, 3B's 15% faster
+CHAIN_TOP_SIDES = 0  # the same in four seats of two partnerships (``PARTNER_SEATS``),
+# whose chains are short: one chain per shape, since there entries keep no top holder
+# they do not rest on (ALWAYS_TOP_SIDES). 4-5% less time at 13 cards a hand than two
+# (three was 5% slower than two when every entry kept its top holders).
 E_K_TOP = 30  # from this bit of an entry's E_K: the t it is chained on (5 bits)
 E_K_REL = 35  # from this bit: the entry's pattern, the k_s the result rests on, 5 bits
 # each (the k_s below them count up to BASE_CHAIN, to key the chains on)
