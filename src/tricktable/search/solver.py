@@ -165,7 +165,7 @@ class Solver:
         st[k.NEXT:k.NEXT + n] = pos.next_seat
         for i, (seat, c) in enumerate(pos.trick):
             s, b = _encode_card(order, c)
-            at = k.TRICK_CARDS + (left * k.MAX_SEATS + i) * 4
+            at = k.TRICK_CARDS + (left * k.MAX_SEATS + i) * k.CARD_WORDS
             st[at + k.T_SUIT] = s
             st[at + k.T_BIT] = b
             st[at + k.T_LOW] = pos.trick_low_aces >> i & 1
