@@ -82,9 +82,28 @@ def test_progress_counts_the_cards_from_the_start(
     monkeypatch.setattr(Solver, "tricks", noted)
     review_record(record, progress=lambda *call: events.append(call))
     calls = [e for e in events if e]
-    assert events[0] == (1, 0, 48) and calls[-1] == (1, 48, 48)
-    done = [d for _, d, _ in calls]
+    assert events[0] == (1, 0, 48, "the par") and calls[-1] == (1, 48, 48, "done")
+    done = [d for _, d, _, _ in calls]
     assert done == sorted(done) and set(done) == set(range(49))
+
+
+def test_progress_says_which_card_is_searched(paperless: tuple[Record, Path]) -> None:
+    # each card's searches are announced with its trick, seat and card, and while the
+    # other cards of a card that lost tricks are tried, which of them
+    record, _ = paperless
+    events: list[tuple[int, int, int, str]] = []
+    (review,) = review_record(record, progress=lambda *call: events.append(call))
+    for i, card in enumerate(review.cards):
+        doing = f"trick {card.trick}, seat {card.seat}'s {card.card}"
+        said = [e[3] for e in events if e[1] == i and e[3].startswith(doing)]
+        assert said[0] == doing
+        others = [x for x in said if x != doing]
+        if card.cost:  # the other cards were tried, one question each, in order
+            asked = [int(x.split("other cards ")[1].split(" of ")[0]) for x in others]
+            assert asked == list(range(1, len(asked) + 1)) and asked
+            assert all(x.endswith(f" of {len(asked)}") for x in others)
+        else:
+            assert not others
 
 
 def test_the_nil_is_followed(paperless: tuple[Record, Path]) -> None:

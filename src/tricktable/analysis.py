@@ -146,8 +146,17 @@ def _nil_seats(state: State, bids: dict[int, Bid | Rebid]) -> list[int]:
     )
 
 
+CardProgress = Callable[[int, int, str], None]
+"""Told (cards done, cards in the hand, what is being searched) as a review goes on."""
+
+
+def _doing(state: State, play: Play) -> str:
+    """What the progress says while a card is reviewed."""
+    return f"trick {len(state.tricks) + 1}, seat {play.seat}'s {card_str(play.card)}"
+
+
 def review_hand(
-    record: Record, hand_index: int, progress: Callable[[int, int], None] | None = None
+    record: Record, hand_index: int, progress: CardProgress | None = None
 ) -> HandReview:
     """The double-dummy review of one hand of a record (0-based index)."""
     plays: list[tuple[State, Play]] = []
@@ -161,10 +170,13 @@ def review_hand(
         elif isinstance(action, Play) and state.phase is Phase.PLAY:
             plays.append((state.copy(), action))
     assert final is not None
-    if progress:
-        # the hand and its number of cards shown at once: the par's searches come first
-        # and can take a while (seconds in a 17-card 3B hand)
-        progress(0, len(plays))
+    def tell(done: int, doing: str) -> None:
+        if progress:
+            progress(done, len(plays), doing)
+
+    # the hand and its number of cards shown at once: the par's searches come first and
+    # can take a while (seconds in a 17-card 3B hand)
+    tell(0, "the par")
     solvers = _Solvers(_table_bits(final.tricks_per_hand))
     cards: list[CardReview] = []
     par: dict[str, int] = {}
@@ -184,17 +196,19 @@ def review_hand(
             value = solvers(sides[0]).tricks(pos, sides[0], guess=taken)
             par = {side_label(sides[0]): value, side_label(sides[1]): pos.tricks_left - value}
             cards = _review_as_one_question(plays, solvers(sides[0]), sides[0], holding,
-                                            value, progress)
+                                            value, tell)
         else:
             for side in sides:
+                label = side_label(side)
+                tell(0, f"the par of seat{'s' if '+' in label else ''} {label}")
                 par[side_label(side)] = solvers(side).tricks(pos, side)
             known = {side: (par[side_label(side)], 0) for side in sides}
             for i, (state, play) in enumerate(plays):
-                if progress:
-                    progress(i, len(plays))
-                cards.append(_review_card(state, play, solvers, known))
-    if progress:
-        progress(len(plays), len(plays))
+                doing = _doing(state, play)
+                tell(i, doing)
+                cards.append(_review_card(state, play, solvers, known,
+                                          partial(_tell_other_cards, tell, i, doing)))
+    tell(len(plays), "done")
     nils = [_review_nil(seat, plays, cards, final) for seat in _nil_seats(final, bids)] \
         if plays else []
     thrown: dict[str, int] = {}
@@ -203,11 +217,21 @@ def review_hand(
     return HandReview(hand_index + 1, par, cards, nils, thrown)
 
 
+def _tell_other_cards(
+    tell: Callable[[int, str], None], done: int, doing: str, asked: int, classes: int
+) -> None:
+    """Progress while the other cards of a card that lost tricks are tried: each is a
+    whole search (seconds each at the first trick of a 17-card 3B hand)."""
+    tell(done, f"{doing}: other cards {asked} of {classes}")
+
+
 def _review_card(
-    state: State, play: Play, solvers: _Solvers, known: dict[int, tuple[int, int]]
+    state: State, play: Play, solvers: _Solvers, known: dict[int, tuple[int, int]],
+    asking: Callable[[int, int], None],
 ) -> CardReview:
     """``known``: per side, its last value found and the tricks it had won then; the value
-    now is most likely that less the tricks won since, so the searches start there."""
+    now is most likely that less the tricks won since, so the searches start there.
+    ``asking``: told (question, questions) as the other cards are tried."""
     pos = position_of(state)
     side = side_of(state, play.seat)
     solver = solvers(side)
@@ -225,7 +249,8 @@ def _review_card(
     known[side] = (after, won)
     better = []
     if after < before:
-        better = _better_moves(pos, played, partial(_reaches, solver, pos, side, before))
+        better = _better_moves(pos, played, partial(_reaches, solver, pos, side, before),
+                               asking=asking)
     return CardReview(
         len(state.tricks) + 1, play.seat, card_str(play.card) + (" low" if play.ace_low else ""),
         _seats(side), before, after, better,
@@ -233,15 +258,19 @@ def _review_card(
 
 
 def _better_moves(
-    pos: Position, played: Move, reaches: Callable[[Move], bool], keeps_if: bool = True
+    pos: Position, played: Move, reaches: Callable[[Move], bool], keeps_if: bool = True,
+    asking: Callable[[int, int], None] | None = None,
 ) -> list[str]:
     """The moves that would have kept the value the played card lost, as cards: those for
     which ``reaches`` (a question to the solver) answers ``keeps_if``. One question per
     class of equivalent cards: the played card's class lost, and any other class answers
-    as its first card does."""
+    as its first card does. ``asking`` is told (question, questions) before each."""
     better = []
-    for moves in move_classes(pos):
-        if played not in moves and reaches(moves[0]) == keeps_if:
+    others = [moves for moves in move_classes(pos) if played not in moves]
+    for asked, moves in enumerate(others, 1):
+        if asking:
+            asking(asked, len(others))
+        if reaches(moves[0]) == keeps_if:
             better += [card_str(m.card) + (" low" if m.low else "") for m in moves]
     return better
 
@@ -266,7 +295,7 @@ def _value_after(solver: Solver, pos: Position, move: Move, side: int, guess: in
 
 def _review_as_one_question(
     plays: list[tuple[State, Play]], solver: Solver, canon: int, holding: int, value: int,
-    progress: Callable[[int, int], None] | None,
+    tell: Callable[[int, str], None],
 ) -> list[CardReview]:
     """The cards of a hand whose two sides share every trick, reviewed through the tricks
     of one of them (``canon``; the other side takes the rest), so that one table serves
@@ -274,8 +303,8 @@ def _review_as_one_question(
     one search a card. ``value``: canon's tricks from the first lead."""
     cards: list[CardReview] = []
     for i, (state, played_card) in enumerate(plays):
-        if progress:
-            progress(i, len(plays))
+        doing = _doing(state, played_card)
+        tell(i, doing)
         pos = position_of(state)
         left = pos.tricks_left
         played = Move(played_card.card, played_card.ace_low)
@@ -290,7 +319,8 @@ def _review_as_one_question(
             # the side to play keeps ``before`` (it can do no better): canon reaches its
             # value, or the other side keeps canon below it
             reaches = partial(_reaches, solver, pos, canon, value if mine else value + 1)
-            better = _better_moves(pos, played, reaches, mine)
+            better = _better_moves(pos, played, reaches, mine,
+                                   partial(_tell_other_cards, tell, i, doing))
         cards.append(CardReview(
             len(state.tricks) + 1, played_card.seat,
             card_str(played_card.card) + (" low" if played_card.ace_low else ""),
@@ -327,20 +357,17 @@ def _review_nil(
 
 def review_record(
     record: Record, hands: list[int] | None = None,
-    progress: Callable[[int, int, int], None] | None = None,
+    progress: Callable[[int, int, int, str], None] | None = None,
 ) -> list[HandReview]:
     """Reviews of the record's hands (1-based numbers; all by default). ``progress`` is
-    called with (hand, cards done, cards in the hand)."""
+    called with (hand, cards done, cards in the hand, what is being searched)."""
     numbers = hands or list(range(1, len(record.hands) + 1))
     for n in numbers:
         if not 1 <= n <= len(record.hands):
             raise RecordError(f"the record has hands 1 to {len(record.hands)}, not {n}")
     out = []
     for n in numbers:
-        def tick(done: int, total: int, n: int = n) -> None:
-            if progress:
-                progress(n, done, total)
-        out.append(review_hand(record, n - 1, tick))
+        out.append(review_hand(record, n - 1, partial(progress, n) if progress else None))
     return out
 
 
@@ -355,12 +382,13 @@ def analyze_to_console(
         raise RecordError(f"--seat {seat}: the seats of {game.name} are 0 to {game.num_seats - 1}")
     with Progress(
         TextColumn("hand {task.fields[hand]}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal,
+        TimeElapsedColumn(), TextColumn("{task.fields[doing]}"), console=err,
+        transient=True, disable=not err.is_terminal,
     ) as bar:
-        task = bar.add_task("review", total=None, hand="")
+        task = bar.add_task("review", total=None, hand="", doing="")
 
-        def tick(n: int, done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total, hand=n)
+        def tick(n: int, done: int, total: int, doing: str) -> None:
+            bar.update(task, completed=done, total=total, hand=n, doing=doing)
 
         reviews = review_record(record, [hand] if hand else None, tick)
     if seat is not None:

@@ -79,9 +79,13 @@ def _indices_as_given() -> Iterator[None]:
     While this holds, numba uses an index as it is: a search takes 11% less time. (A
     test compiles the kernel with numba's bounds checks on, which then refuse a negative
     index, and solves positions of every game.) numba's lock is held throughout, so no
-    other code is compiled meanwhile."""
+    other code is compiled meanwhile. (A numba without this function compiles the kernel
+    with its wrap: slower, as right.)"""
     with global_compiler_lock:
-        wrap = numba_slicing.fix_index
+        wrap = getattr(numba_slicing, "fix_index", None)
+        if wrap is None:
+            yield
+            return
         numba_slicing.fix_index = _index_as_given
         try:
             yield
