@@ -75,8 +75,9 @@ else:
 def _indices_as_given() -> Iterator[None]:
     """numba compiles ``a[i]`` for a signed ``i`` as ``a[i + len(a)]`` when ``i < 0``
     (Python's indexing from the end): a compare and a select at every access of every
-    array, and the kernel's indices are offsets into its flat arrays, never negative.
-    While this holds, numba uses an index as it is: a search takes 11% less time. (A
+    array, and the kernel's indices are offsets into its flat arrays, never negative (nor
+    does it slice an array: slices' bounds go through the same function). While this
+    holds, numba uses an index as it is: a search takes 11% less time. (A
     test compiles the kernel with numba's bounds checks on, which then refuse a negative
     index, and solves positions of every game.) numba's lock is held throughout, so no
     other code is compiled meanwhile. (A numba without this function compiles the kernel
