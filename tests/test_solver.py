@@ -412,3 +412,11 @@ def test_the_kernels_bit_counts_are_pythons(x: int) -> None:
     for value in (x, x & 0x7FFF, 0, 1, 1 << 14, 1 << 15, 1 << 61):
         assert k._popcount(value) == value.bit_count()
         assert k._top_bit(value) == value.bit_length() - 1
+
+
+def test_the_solver_lets_go_of_pythons_lock() -> None:
+    # the web server's bots think in threads: a search must not hold up the event loop
+    from tricktable.search import kernel
+
+    for function, _ in kernel.ENTRY_TYPES:
+        assert function.targetoptions.get("nogil") is True

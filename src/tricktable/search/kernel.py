@@ -65,10 +65,14 @@ if TYPE_CHECKING:  # (``_nrt``, numba's option for it, is left out of numba's ty
     compiled = njit(cache=True)
     inline = njit(cache=True, forceinline=True)
     search_jit = njit(SEARCH_TYPES, cache=True)
+    entry = njit(cache=True, nogil=True)
 else:
     compiled = njit(cache=True, _nrt=False)
     inline = njit(cache=True, _nrt=False, forceinline=True)
     search_jit = njit(SEARCH_TYPES, cache=True, _nrt=False)
+    # what Python calls lets go of Python's lock while it searches: a search bot thinking
+    # in a thread (the web server's bots do) holds up no other Python code meanwhile
+    entry = njit(cache=True, _nrt=False, nogil=True)
 
 
 @contextmanager
@@ -2324,7 +2328,7 @@ def _before_search(st: np.ndarray, tt: np.ndarray) -> None:
     st[NIL_SEAT] = lone if lone >= 0 and not (st[MAXIMIZERS] >> lone) & 1 else -1
 
 
-@compiled
+@entry
 def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     """The counted tricks of those left, found by zero-window searches from a guess."""
     _before_search(st, tt)
@@ -2343,7 +2347,7 @@ def solve(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, guess: int) -> int:
     return lo
 
 
-@compiled
+@entry
 def test_target(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, target: int) -> bool:
     """One zero-window search: do the maximizers get at least ``target``?"""
     _before_search(st, tt)
