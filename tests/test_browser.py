@@ -96,8 +96,14 @@ def allowed_cards(db_url: str, table_id: str, seat: int | None) -> dict[int, set
     from web_helpers import moments
 
     key: str | int = "spectator" if seat is None else seat
-    return {seq: set(CARD.findall(json.dumps(views[key])))
+    return {seq: cards_named(views[key], table_id)
             for seq, views in moments(db_url, table_id).items()}
+
+
+def cards_named(view: Any, table_id: str) -> set[str]:
+    """The cards a view names, its table's id left out (a random id such as
+    ``lAq_6S_C2ykr`` reads as a card between its underscores)."""
+    return set(CARD.findall(json.dumps(view).replace(table_id, " ")))
 
 
 def check_no_hidden_cards(server: Any, table_id: str, seat: int | None,
@@ -110,8 +116,7 @@ def check_no_hidden_cards(server: Any, table_id: str, seat: int | None,
     for v in views:
         if v["game_number"] != 0:
             continue
-        named = set(CARD.findall(json.dumps(v)))
-        extra = named - allowed[v["seq"]]
+        extra = cards_named(v, table_id) - allowed[v["seq"]]
         assert not extra, f"view {v['seq']} for seat {seat} names hidden cards {extra}"
     for seq, cards in dom_cards:
         extra = {c for c in cards if c not in table_id} - allowed[seq]
