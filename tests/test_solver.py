@@ -420,3 +420,15 @@ def test_the_solver_lets_go_of_pythons_lock() -> None:
 
     for function, _ in kernel.ENTRY_TYPES:
         assert function.targetoptions.get("nogil") is True
+
+
+def test_each_thread_has_its_own_shared_solver() -> None:
+    # the kernel searches without Python's lock: two threads must not share a table
+    import threading
+
+    mine = shared_solver()
+    theirs: list[Solver] = []
+    thread = threading.Thread(target=lambda: theirs.append(shared_solver()))
+    thread.start()
+    thread.join()
+    assert shared_solver() is mine and theirs and theirs[0] is not mine
