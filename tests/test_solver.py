@@ -5,6 +5,7 @@ and 5 seats), and its legal moves against the engine's."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -432,3 +433,24 @@ def test_each_thread_has_its_own_shared_solver() -> None:
     thread.start()
     thread.join()
     assert shared_solver() is mine and theirs and theirs[0] is not mine
+
+
+def test_a_rule_for_aces_no_longer_held_changes_nothing() -> None:
+    # once the aces that may be called low are played, the bounds that leave ace calls
+    # out hold again: the same search (nodes and all) as with no such rule
+    rng = random.Random(38)
+    checked = 0
+    while checked < 12:
+        state = random_play_state("3b-spades", {"players": 4}, rng, rng.randint(3, 6), False)
+        pos = position_of(state)
+        held = 0
+        for hand in pos.hands:
+            held |= hand
+        if not pos.rules.ace_low or held & pos.rules.ace_low:
+            continue
+        plain = replace(pos, rules=replace(pos.rules, ace_low=0))
+        side = 1 << pos.to_act
+        with_rule, without = Solver(), Solver()
+        assert with_rule.tricks(pos, side) == without.tricks(plain, side)
+        assert with_rule.nodes == without.nodes
+        checked += 1

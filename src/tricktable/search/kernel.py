@@ -486,6 +486,14 @@ def _allowed(st: np.ndarray, seat: int, out: np.ndarray, o: int) -> None:
 
 
 @compiled
+def _ace_low_held(st: np.ndarray, s: int) -> int:
+    """The aces of suit ``s`` that may be called low and are still in a hand: a rule for
+    a card no longer held changes nothing to come (the bounds that leave ace calls out
+    hold again once those aces are played)."""
+    return int(st[RULES + R_ACE_LOW * SUITS + s] & st[IN_HANDS + s])
+
+
+@compiled
 def _best_power(st: np.ndarray, seat: int, led: int, trump: int) -> int:
     """The highest trick power ``seat`` can give a card on a trick led in ``led``: its
     top card of the suit, else its top trump (a rough bound: rules are not applied)."""
@@ -1096,7 +1104,7 @@ def _top_trump_tricks(st: np.ndarray, holder: int, trump: int) -> tuple[int, int
     each wins one as long as one of the two holds another trump (it plays that rather
     than let the two fall together). Ace calls and throwing rules are left out."""
     run = _top_run(st, holder, trump)
-    if run == 1 and not st[RULES + R_ACE_LOW * SUITS + trump] and not _any_must_throw(st):
+    if run == 1 and not _ace_low_held(st, trump) and not _any_must_throw(st):
         second = _second_bit(_suit_in_play(st, trump))
         maxi = st[MAXIMIZERS]
         for p in range(st[N_SEATS]):
@@ -1120,7 +1128,7 @@ def _second_trump_over(st: np.ndarray, holder: int, trump: int) -> int:
     best from then on). Ace calls and throwing rules are left out."""
     hh = st[NEXT + holder]
     if (hh == st[TO_ACT] or st[TRICK_SIZE] != st[N_SEATS]
-            or st[RULES + R_ACE_LOW * SUITS + trump] or _any_must_throw(st)):
+            or _ace_low_held(st, trump) or _any_must_throw(st)):
         return -1
     maxi = st[MAXIMIZERS]
     held = st[HANDS + hh * SUITS + trump]
@@ -1138,7 +1146,7 @@ def _second_and_third_trumps(st: np.ndarray, holder: int, trump: int) -> int:
     trump: that side takes a trick with one of them whatever anyone does (the best
     falls on one of them at most, and the second's holder keeps it back while it
     could), else -1 (DDS's later tricks). Ace calls and throwing rules are left out."""
-    if st[RULES + R_ACE_LOW * SUITS + trump] or _any_must_throw(st):
+    if _ace_low_held(st, trump) or _any_must_throw(st):
         return -1
     union = st[IN_HANDS + trump]
     third = _third_bit(union)
@@ -1502,7 +1510,7 @@ def _last_trick(st: np.ndarray, mv: np.ndarray, rel: int) -> int:
     that may be called low gives its holder a choice). As when a trick is searched, the
     winning card's rank matters if it beat another card of its suit."""
     for s in range(SUITS):
-        if st[RULES + R_ACE_LOW * SUITS + s]:
+        if _ace_low_held(st, s):
             return -1
     n = st[N_TRICK]
     size = st[TRICK_SIZE]
@@ -1777,7 +1785,7 @@ def _entry_rounds(st: np.ndarray, leader: int, p: int, s: int, partner_runs: int
     best or his third best wins; and then the rest of his cards too when no other hand
     holds more than two of the suit. (Not told with aces called low or throwing rules.)"""
     own = _run_part(partner_runs, s)
-    if (own & 31) >= 2 or st[RULES + R_ACE_LOW * SUITS + s] or _any_must_throw(st):
+    if (own & 31) >= 2 or _ace_low_held(st, s) or _any_must_throw(st):
         return own
     union = st[IN_HANDS + s]
     third = _third_bit(union)
@@ -1904,7 +1912,7 @@ def _sure_trump_tricks(st: np.ndarray, seat: int, left: int) -> int:
     in trumps (it would not win)."""
     trump = st[TRUMP]
     if (trump < 0 or st[TRICK_SIZE] != st[N_SEATS] or _cards_held(st, seat) != left
-            or st[RULES + R_ACE_LOW * SUITS + trump]):
+            or _ace_low_held(st, trump)):
         return 0
     if _holder_of_top(st, trump) != seat:
         return 0
@@ -1923,7 +1931,7 @@ def _ducks_every_trick(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> b
     if trump >= 0 and st[HANDS + seat * SUITS + trump]:
         return False
     for s in range(SUITS):
-        if st[RULES + R_ACE_LOW * SUITS + s]:
+        if _ace_low_held(st, s):
             return False
     for p in range(st[N_SEATS]):
         if st[HANDS + p * SUITS + 4]:
@@ -2024,9 +2032,11 @@ def _runs_matter(st: np.ndarray, mv: np.ndarray, rel: int, seat: int) -> None:
 @compiled
 def _ranks_interchangeable(st: np.ndarray, s: int) -> bool:
     """Whether the rules treat the cards of suit ``s`` alike whatever their rank (no
-    ace that may be called low, no rule for some of its cards only), so that two of them
-    differ only in which beats which."""
-    return st[FORCED + s] == NO_RANK and not (st[PARTIAL] >> s) & 1
+    ace that may be called low still held, no rule for some of its cards only), so that
+    two of them differ only in which beats which."""
+    if (st[PARTIAL] >> s) & 1:
+        return False
+    return st[FORCED + s] == NO_RANK or not _ace_low_held(st, s)
 
 
 @compiled
