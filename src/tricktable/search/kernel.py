@@ -336,11 +336,7 @@ def _make_room(tt: np.ndarray) -> None:
         if dst != src:
             for w in range(TT_ENTRY):
                 tt[dst + w] = tt[src + w]
-        chain = _entry_hash(tt, dst) & (chains - 1)
-        tt[dst + E_NEXT] = _first(tt, chain)
-        head = HEADS + 2 * chain
-        tt[head] = dst
-        tt[head + 1] = tt[H_EPOCH]
+        _push_front(tt, _entry_hash(tt, dst) & (chains - 1), dst)
         write += 1
     tt[H_USED] = write
 
@@ -352,6 +348,15 @@ def _first(tt: np.ndarray, chain: int) -> int:
     if tt[head + 1] != tt[H_EPOCH]:
         return -1
     return int(tt[head])
+
+
+@inline
+def _push_front(tt: np.ndarray, chain: int, slot: int) -> None:
+    """Link the entry at ``slot``, in no chain, in front of a chain."""
+    tt[slot + E_NEXT] = _first(tt, chain)
+    head = HEADS + 2 * chain
+    tt[head] = slot
+    tt[head + 1] = tt[H_EPOCH]
 
 
 # Per depth, per suit: the lowest rank bit the result just found depends on (NO_RANK:
@@ -1991,10 +1996,7 @@ def _store(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, chain: int, r
             _make_room(tt)
         slot = pool + tt[H_USED] * TT_ENTRY
         tt[H_USED] += 1
-        head = HEADS + 2 * chain
-        tt[slot + E_NEXT] = _first(tt, chain)
-        tt[head] = slot
-        tt[head + 1] = tt[H_EPOCH]
+        _push_front(tt, chain, slot)
         for w in range(SHAPE_WORDS):
             tt[slot + E_SHAPE + w] = mv[k + w]
         tt[slot + E_K] = packed
@@ -2103,8 +2105,7 @@ def _probe(st: np.ndarray, tt: np.ndarray, mv: np.ndarray, k: int, rel: int,
                         # to the front of its chain: an entry that answered once is
                         # likely to answer again soon (its neighbours in the tree)
                         tt[before + E_NEXT] = tt[slot + E_NEXT]
-                        tt[slot + E_NEXT] = tt[HEADS + 2 * walk]
-                        tt[HEADS + 2 * walk] = slot
+                        _push_front(tt, walk, slot)
                     return answer, chain, pref
                 if tt[slot + E_BEST] > 0 and pref < 0:
                     pref = tt[slot + E_BEST] - 1
