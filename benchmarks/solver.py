@@ -110,13 +110,13 @@ def main() -> None:
                 solver.forget()
                 first = solver.trick_starts
                 value, ms = timed(solver.tricks, pos, leader_side(pos))
-                ours_starts = solver.trick_starts - first
+                searched = solver.trick_starts - first
                 (expected, dds_nodes), dds_ms = timed(dds_tricks_and_nodes, pos)
                 if value != expected:
                     sys.exit(f"MISMATCH at {per_hand} cards: ours {value}, DDS {expected}: "
                              f"{pbn(pos.hands)} trump {pos.order.trump} leader {pos.to_act}")
                 ours[i], theirs[i] = min(ours[i], ms), min(theirs[i], dds_ms)
-                our_starts[i], dds_starts[i] = ours_starts, dds_nodes
+                our_starts[i], dds_starts[i] = searched, dds_nodes
         for i in range(count):
             starts.append(our_starts[i] / max(1, dds_starts[i]))
             start_cost.append((ours[i] / max(1, our_starts[i]))

@@ -450,7 +450,7 @@ def test_a_rule_for_aces_no_longer_held_changes_nothing() -> None:
             continue
         plain = replace(pos, rules=replace(pos.rules, ace_low=0))
         side = 1 << pos.to_act
-        with_rule, without = Solver(), Solver()
+        with_rule, without = Solver(table_bits=12), Solver(table_bits=12)
         assert with_rule.tricks(pos, side) == without.tricks(plain, side)
         assert with_rule.nodes == without.nodes
         checked += 1
