@@ -59,11 +59,14 @@ class Strategy:
         plays = legal if isinstance(legal[-1], Play) else [a for a in legal if isinstance(a, Play)]
         if not plays:
             return self.decide(obs, legal)
+        return self.pick_play(obs, plays, self.order(obs))
+
+    def pick_play(self, obs: Observation, plays: Sequence[Action], order: CardOrder) -> Action:
+        """One of ``plays`` (plain plays of one seat) by the card-play heuristics."""
         if len(plays) == 1:
             return plays[0]  # no choice (the last trick, a singleton to follow with)
-        actor = plays[0].seat
-        view = CardView(obs, self.order(obs), self.game.deck, self.cycle(obs), self.memo)
-        return choose_play(view, self.goals(obs, view, actor), plays)
+        view = CardView(obs, order, self.game.deck, self.cycle(obs), self.memo)
+        return choose_play(view, self.goals(obs, view, plays[0].seat), plays)
 
     def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
         """Out-of-turn chances (changes of bid, renege calls). Default: let them pass."""

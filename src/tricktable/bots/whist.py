@@ -21,7 +21,7 @@ from ..engine.cards import JOKERS, NO_SUIT, SUIT_LETTERS, CardSet
 from ..engine.dummy import DUMMY, defenders, play_cycle
 from ..engine.observation import Observation
 from ..engine.order import CardOrder
-from .cardplay import CardView, Goals, choose_play
+from .cardplay import CardView, Goals
 from .handeval import estimate_tricks
 from .rules import Strategy, register_strategy
 
@@ -209,10 +209,7 @@ class WhistStrategy(Strategy):
         order = self.order(obs)
         strict = self.strict_plays(obs, actor, order)
         keep = [a for a in plays if strict >> a.card & 1] or plays
-        if len(keep) == 1:
-            return keep[0]  # no choice within the rules
-        view = CardView(obs, order, self.game.deck, self.cycle(obs), self.memo)
-        return choose_play(view, self.goals(obs, view, actor), keep)
+        return self.pick_play(obs, keep, order)
 
     def strict_plays(self, obs: Observation, actor: int, order: CardOrder) -> CardSet:
         """The cards the strict rules allow (honour mode lets any card be played)."""
