@@ -35,6 +35,11 @@ NO_SUIT = -1
 
 SUIT_MASKS: tuple[CardSet, ...] = tuple(0x1FFF << (13 * s) for s in SUITS)
 SUITED: CardSet = (1 << 52) - 1
+SPADE_MASK: CardSet = SUIT_MASKS[SPADES]
+"""The spades: trumps in every Spades game."""
+NOT_SPADES: CardSet = ~SPADE_MASK
+"""Every card but the spades (a negative int), worked out once: ``~SPADE_MASK`` makes a
+new int every time, and a lead asks for it."""
 
 
 def card(rank: int, suit: int) -> Card:

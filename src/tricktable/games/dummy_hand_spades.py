@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action, Bid, Flip, Peek, Play
-from ..engine.cards import STANDARD_DECK, SUIT_MASKS, CardSet, card_str
+from ..engine.cards import NOT_SPADES, SPADE_MASK, STANDARD_DECK, CardSet, card_str
 from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
 from ..engine.errors import IllegalAction, OptionError
 from ..engine.game import Game, register
@@ -29,7 +29,6 @@ from ..engine.options import Options, option
 from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
 
-SPADE_MASK = SUIT_MASKS[0]
 HAND_SIZE = 13
 MAX_BID = 13
 NIL_POINTS = 100
@@ -373,7 +372,7 @@ class DummyHandSpades(Game):
     def lead_mask(self, state: State, hand: CardSet) -> CardSet:
         if not self.options.spades_broken or state.trump_broken:
             return hand
-        return (hand & ~SPADE_MASK) or hand
+        return (hand & NOT_SPADES) or hand
 
     def controller(self, state: State, seat: int) -> int:
         if seat == DUMMY:

@@ -60,10 +60,10 @@ from ..engine.cards import (
     HEARTS,
     JACK,
     KING,
+    NOT_SPADES,
     PAPERLESS_DECK,
     QUEEN,
     SPADES,
-    SUIT_MASKS,
     SUIT_SYMBOLS,
     Card,
     CardSet,
@@ -82,7 +82,6 @@ from ..engine.state import Phase, State
 
 HAND_SIZE = 12
 PASS_SIZE = 3
-SPADE_MASK = SUIT_MASKS[SPADES]
 HONOURS: CardSet = from_cards(card(r, HEARTS) for r in (JACK, QUEEN, KING, ACE))
 TEAM_SUITS = (SPADES, HEARTS)
 """The suit of each team's counting cards: team 0 spades, team 1 hearts."""
@@ -369,7 +368,7 @@ class PaperlessSpades(Game):
     def lead_mask(self, state: State, hand: CardSet) -> CardSet:
         if state.trump_broken:
             return hand
-        return (hand & ~SPADE_MASK) or hand
+        return (hand & NOT_SPADES) or hand
 
     # --- scoring ---------------------------------------------------------------------------
 

@@ -11,15 +11,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action, Bid, Give, Pass, Play
-from ..engine.cards import STANDARD_DECK, SUIT_MASKS, Card, CardSet, card_str, cards_of, format_set
+from ..engine.cards import (
+    NOT_SPADES,
+    SPADE_MASK,
+    STANDARD_DECK,
+    Card,
+    CardSet,
+    card_str,
+    cards_of,
+    format_set,
+)
 from ..engine.errors import IllegalAction, OptionError
 from ..engine.game import Game, register
 from ..engine.options import Options, option
 from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
 
-SPADE_MASK = SUIT_MASKS[0]
-_NOT_SPADES = ~SPADE_MASK  # (worked out once: it is a new int every time)
 VARIANTS = ("standard", "mirror", "suicide", "whiz")
 VARIANT_RULES = {
     "mirror": "in Mirror every bid is the number of spades held (none: nil)",
@@ -305,7 +312,7 @@ class Spades(Game):
     def lead_mask(self, state: State, hand: CardSet) -> CardSet:
         if not self.options.spades_broken or state.trump_broken:
             return hand
-        return (hand & _NOT_SPADES) or hand
+        return (hand & NOT_SPADES) or hand
 
     # --- scoring ---------------------------------------------------------------------------
 
