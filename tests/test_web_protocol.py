@@ -4,6 +4,7 @@ and bots, and the rules of the socket (order, refusals, tokens, limits, host, re
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed")
 
 from tricktable import loads_record, replay
-from web_helpers import client_for, create, play_game, sqlite_url
+from tricktable.engine.actions import Play
+from web_helpers import client_for, create, play_game, receive_json, sqlite_url
 
 GAMES = [
     ("spades", {"target": 200}, {"0": "person", "1": "rules", "2": "person", "3": "random"}),
@@ -70,16 +72,16 @@ def test_a_search_bot_thinks_off_the_event_loop_and_plays_a_whole_game(
 
 def _hello(ws: Any, token: str, name: str | None = "Ann") -> dict[str, Any]:
     ws.send_text(json.dumps({"type": "hello", "token": token, "name": name}))
-    welcome = ws.receive_json()
+    welcome = receive_json(ws)
     assert welcome["type"] == "welcome", welcome
-    view = ws.receive_json()
+    view = receive_json(ws)
     assert view["type"] == "view"
     return dict(view)
 
 
 def _until(ws: Any, pred: Any, limit: int = 2000) -> dict[str, Any]:
     for _ in range(limit):
-        m = ws.receive_json()
+        m = receive_json(ws)
         if pred(m):
             return dict(m)
     raise AssertionError("no such message")
@@ -153,8 +155,8 @@ def test_tokens_names_and_bad_input(tmp_path: Path) -> None:
         table, token = created["table"], created["invites"]["0"]["token"]
         with client.websocket_connect(f"/ws/{table}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": "not-a-token", "name": "Eve"}))
-            assert ws.receive_json()["code"] == "bad-token"
-            assert ws.receive_json()["code"] == "closed"
+            assert receive_json(ws)["code"] == "bad-token"
+            assert receive_json(ws)["code"] == "closed"
         with client.websocket_connect(f"/ws/{table}") as ws:
             for bad, code in [
                 ("{not json", "bad-json"),
@@ -167,16 +169,16 @@ def test_tokens_names_and_bad_input(tmp_path: Path) -> None:
                 (json.dumps({"type": "action", "seq": 0, "action": "0: bid 3"}), "hello-first"),
             ]:
                 ws.send_text(bad)
-                got = ws.receive_json()
+                got = receive_json(ws)
                 assert got.get("code") == code, (bad[:40], got)
                 assert "message" in got
             ws.send_text(json.dumps({"type": "hello", "token": token}))
-            assert ws.receive_json()["code"] == "need-name"
+            assert receive_json(ws)["code"] == "need-name"
             ws.send_text(json.dumps({"type": "ping"}))
-            assert ws.receive_json()["type"] == "pong"
+            assert receive_json(ws)["type"] == "pong"
         # no such table
         with client.websocket_connect("/ws/nosuchtable") as ws:
-            assert ws.receive_json()["code"] == "no-table"
+            assert receive_json(ws)["code"] == "no-table"
         # table requests checked by the game's own options class
         for body, status in [
             ({"game": "bridge"}, 400),
@@ -203,7 +205,7 @@ def test_a_flood_from_one_socket_is_cut_off(tmp_path: Path) -> None:
                 ws.send_text('{"type": "ping"}')
             kinds = []
             while True:
-                m = ws.receive_json()
+                m = receive_json(ws)
                 kinds.append(m.get("code", m["type"]))
                 if m.get("code") == "closed":
                     break
@@ -232,7 +234,7 @@ def test_the_host_opens_fills_and_gives_back_seats_and_rematches(tmp_path: Path)
         with client.websocket_connect(f"/ws/{table}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": created["invites"]["0"]["token"],
                                      "name": "Old"}))
-            assert ws.receive_json()["code"] == "bad-token"
+            assert receive_json(ws)["code"] == "bad-token"
         # a rematch keeps the seats; the first game's record stays downloadable
         assert client.post(f"/api/tables/{table}/rematch").status_code == 403
         r = client.post(f"/api/tables/{table}/rematch", headers=host)
@@ -275,7 +277,7 @@ def test_away_people_are_shown_and_replaced_after_the_grace(tmp_path: Path) -> N
                     if any(h.startswith("1: ") for h in m["observation"]["history"]):
                         break  # a stand-in played Bob's seat
                 assert time.monotonic() < deadline, "no stand-in played Bob's seat"
-                m = ann.receive_json()
+                m = receive_json(ann)
             # Bob comes back and has his seat again
             with client.websocket_connect(f"/ws/{table}") as bob:
                 view = _hello(bob, created["invites"]["1"]["token"], None)
@@ -320,3 +322,59 @@ def test_serve_refuses_an_unusable_database_or_address_in_one_line(tmp_path: Pat
         one_line_refusal(cli("serve", "--port", str(port), "--db",
                              f"sqlite:///{tmp_path / 'a.db'}"), "cannot listen", str(port))
     one_line_refusal(cli("serve", "--port", "70000"), "--port")
+
+
+class _BrokenBot:
+    """A bot with a bug: it answers with a card its seat does not hold (a refusal of the
+    engine names the seat's own cards) or raises, turn about."""
+
+    searches = False
+    calls = 0
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose(self, obs: Any, legal: Any) -> Any:
+        _BrokenBot.calls += 1
+        if _BrokenBot.calls % 2:
+            raise RuntimeError("a bug in the bot")
+        missing = next(c for c in range(52) if not obs.hand >> c & 1)
+        return Play(self.seat, missing)
+
+    def offer(self, obs: Any, legal: Any) -> Any:
+        return None
+
+
+def test_a_bot_that_fails_is_stood_in_for_and_the_table_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tricktable.web import tables
+
+    monkeypatch.setattr(_BrokenBot, "calls", 0)
+    real_make_bot = tables.make_bot
+
+    def make_bot(name: str, game: Any, seat: int, *args: Any) -> Any:
+        return _BrokenBot(seat) if name == "random" else real_make_bot(name, game, seat, *args)
+
+    monkeypatch.setattr(tables, "make_bot", make_bot)
+    with client_for(sqlite_url(tmp_path)) as client:
+        created = create(client, game="spades", options={"target": 100}, seed=5,
+                         seats={"0": "person", "1": "random", "2": "random", "3": "random"})
+        players = play_game(client, created)
+    assert _BrokenBot.calls >= 20
+    # every move the bots failed to make was made for them, and the game was played out
+    last = players["0"].messages[-1]
+    assert last["status"] == "over" and last["winner"] is not None
+    # the people heard of each failure, but not what it said: a refusal of a bot's card
+    # lists its seat's legal cards, and a seat's cards are its own
+    for who in ("0", "spectator"):
+        told = [m for m in players[who].messages if m["type"] == "error"]
+        assert len(told) == _BrokenBot.calls
+        for m in told:
+            assert m["code"] == "bot" and "the rules bot makes this move" in m["message"]
+            assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", m["message"]), m["message"]
+    # the host finds the details in the server's log
+    failures = [r for r in caplog.records if "bot failed" in r.getMessage()]
+    assert len(failures) == _BrokenBot.calls
+    assert any("a bug in the bot" in str(r.exc_info[1]) for r in failures if r.exc_info)
+    assert any("does not hold" in str(r.exc_info[1]) for r in failures if r.exc_info)

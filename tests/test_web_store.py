@@ -20,7 +20,7 @@ from tricktable.league.store import LeagueStore
 from tricktable.league.threeb import threeb_history
 from tricktable.web.store import EventRow, Store, TableRow, TokenRow, Writer
 from tricktable.web.tables import Hub, Refused, table_spec
-from web_helpers import client_for, create, play_game
+from web_helpers import client_for, create, play_game, receive_json
 
 
 def test_web_and_league_share_one_database(database_url: str) -> None:
@@ -65,8 +65,8 @@ def test_a_game_is_stored_and_rebuilt_from_its_log(database_url: str) -> None:
         assert again["status"] == "over" and again["seq"] == final["seq"]
         with client.websocket_connect(f"/ws/{created['table']}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": created["invites"]["0"]["token"]}))
-            assert ws.receive_json()["type"] == "welcome"
-            view = ws.receive_json()
+            assert receive_json(ws)["type"] == "welcome"
+            view = receive_json(ws)
         assert view["observation"] == final["observation"]
         assert view["totals"] == final["totals"]
 

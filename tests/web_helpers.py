@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
 
 from tricktable import make_game, parse_action, step
 from tricktable.bots import make_bot
@@ -25,6 +28,33 @@ from tricktable.web.protocol import observation_from_json, observation_json, pub
 from tricktable.web.store import Store
 
 FAST = (10_000.0, 10_000.0)
+
+RECEIVE_WAIT = 60.0
+"""Seconds a test waits for a socket's next message before it fails (a bot at these
+tables thinks half a second)."""
+
+
+def receive_json(ws: Any, seconds: float = RECEIVE_WAIT) -> Any:
+    """``ws.receive_json()``, failing after ``seconds`` instead of waiting for ever: the
+    test client's receive has no timeout, so a table that stops answering would hang the
+    run (and the client's shutdown, waiting for the socket) rather than fail the test.
+    Reads the message stream of Starlette's test session; a session without one is read
+    as it reads itself."""
+    stream = getattr(ws, "_send_rx", None)
+    if stream is None:
+        return ws.receive_json()
+
+    async def receive() -> Any:
+        with anyio.fail_after(seconds):
+            return await stream.receive()
+
+    try:
+        message = ws.portal.call(receive)
+    except TimeoutError:
+        raise AssertionError(f"no message from the table in {seconds:g} s") from None
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
+    return json.loads(message["text"])
 
 Chooser = Callable[[dict[str, Any]], "str | None"]
 
@@ -98,7 +128,7 @@ class Player:
             with self.client.websocket_connect(f"/ws/{self.table}") as ws:
                 ws.send_text(json.dumps({"type": "hello", "token": self.token, "name": self.name}))
                 while True:
-                    m = ws.receive_json()
+                    m = receive_json(ws)
                     self.messages.append(m)
                     if m["type"] != "view":
                         continue

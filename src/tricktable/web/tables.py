@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -22,9 +23,9 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from ..bots import DEFAULT_THINK, bot_class, bot_names, make_bot
+from ..bots import DEFAULT_THINK, Bot, bot_class, bot_names, make_bot
 from ..engine.actions import Action, parse_action
-from ..engine.errors import IllegalAction, NotationError, OptionError, TricktableError
+from ..engine.errors import IllegalAction, NotationError, OptionError
 from ..engine.game import Game, game_names, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record
@@ -51,6 +52,10 @@ WAITING, PLAYING, OVER = "waiting", "playing", "over"
 HOST, SPECTATOR, SEAT = "host", "spectator", "seat"
 MAX_PACE = 30.0
 MAX_GRACE = 24 * 3600.0
+
+_log = logging.getLogger(__name__)
+"""What the host should see and the players may not (a bot's failure, with the seat's
+cards in it): the server's log, on its standard error."""
 
 
 class Listener(Protocol):
@@ -682,11 +687,6 @@ class LiveTable:
                     await self._bot_move(what, seat)
             except Refused:
                 pass  # not stored: the table reloaded itself and will try again
-            except TricktableError as e:  # a bot broke a rule: a bug, told to everyone
-                for listener in list(self.listeners):
-                    listener.send(protocol.dumps(
-                        {"type": "error", "code": "bot", "message": f"a bot failed: {e}"}))
-                return
             self.broadcast()
             self.schedule()
 
@@ -705,24 +705,52 @@ class LiveTable:
         legal = list(obs.legal)
         if not legal:
             return
-        if what == "offer":
-            action = bot.offer(obs, legal)
-            if action is None:
-                self._declined.add((self.seq, seat))
-                return
-        elif bot.searches:
-            # A search bot thinks for a while: off the event loop, so that the other
-            # tables (and this one's seats and messages) are served meanwhile. The table's
-            # lock is held, so the state it was asked about is the state it answers.
-            action = await asyncio.to_thread(bot.choose, obs, legal)
+        try:
+            action = await self._decision(bot, what, obs, legal)
             if self._closed:
                 return  # the table was closed (server stopping) while the bot thought
-        else:
-            action = bot.choose(obs, legal)
-        step(state, action)
+            if action is not None:
+                step(state, action)  # a bot's choice is checked as a person's is
+        except Exception:  # a bot's bug, whatever it is, must not stop the table
+            # The details go to the server's log only: a refusal names the seat's cards
+            # (its legal plays, a card it does not hold), hidden from everyone else.
+            _log.exception("table %s: the %s bot failed on seat %d at view %d",
+                           self.id, name, seat, self.seq)
+            self._tell_everyone({
+                "type": "error", "code": "bot",
+                "message": f"the {name} bot failed on seat {seat}; the rules bot makes "
+                           "this move for it (the server's log has the details)",
+            })
+            rules = make_bot("rules", game, seat, f"{self.runner.seed}/{self.seq}/{what}/rules")
+            action = await self._decision(rules, what, obs, legal)
+            if action is not None:
+                step(state, action)
+            name = "rules"
+        if action is None:  # an out-of-turn chance let pass
+            self._declined.add((self.seq, seat))
+            return
         self.seq += 1
         who = f"bot {name}" if s.kind == BOT else f"stand-in {name} for {s.name}"
         await self._commit("action", str(action), f"seat {seat} ({who})")
+
+    @staticmethod
+    async def _decision(bot: Bot, what: str, obs: Observation, legal: Sequence[Action]
+                        ) -> Action | None:
+        """What ``bot`` does: its choice, or for an out-of-turn chance its offer (None:
+        it lets the chance pass)."""
+        if what == "offer":
+            return bot.offer(obs, legal)
+        if bot.searches:
+            # A search bot thinks for a while: off the event loop, so that the other
+            # tables (and this one's seats and messages) are served meanwhile. The table's
+            # lock is held, so the state it was asked about is the state it answers.
+            return await asyncio.to_thread(bot.choose, obs, legal)
+        return bot.choose(obs, legal)
+
+    def _tell_everyone(self, message: dict[str, Any]) -> None:
+        text = protocol.dumps(message)
+        for listener in list(self.listeners):
+            listener.send(text)
 
     def close(self) -> None:
         self._closed = True
