@@ -11,6 +11,7 @@ tables with the options changed); and hand-built situations get the textbook car
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -21,15 +22,15 @@ from harness import redeal
 from tricktable import Phase, make_game, step
 from tricktable.bots import bot_names, make_bot
 from tricktable.bots.rules import listed_bid
-from tricktable.engine.actions import Action, Bid, Exchange, Renege, Trump, parse_action
+from tricktable.engine.actions import Action, Bid, Exchange, Play, Renege, Trump, parse_action
 from tricktable.engine.cards import cards_of, parse_card, parse_set
-from tricktable.engine.errors import OptionError
+from tricktable.engine.errors import IllegalAction, OptionError
 from tricktable.engine.game import Game, game_names
 from tricktable.engine.observation import Observation
 from tricktable.engine.records import HandRecord, Record, replay
 from tricktable.engine.state import State, Trick
 from tricktable.play.simulate import run, summarize
-from tricktable.play.table import Table
+from tricktable.play.table import AgentError, Table
 
 
 def needs(game: str) -> None:
@@ -360,3 +361,40 @@ def test_listed_bid_is_the_object_listed_or_an_equal_new_one() -> None:
     assert listed_bid(legal, seat, bid.tricks, bid.nils) is bid
     missing = listed_bid(legal, seat, 99)
     assert missing == Bid(seat, 99) and missing not in legal
+
+
+class _CardsItLacks:
+    """A broken bot: it bids as it may, then plays a card its seat does not hold."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        if not isinstance(legal[0], Play):
+            return legal[0]
+        return Play(self.seat, next(c for c in range(52) if not obs.hand >> c & 1))
+
+    def offer(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
+        return None
+
+
+def test_a_bot_choosing_what_the_rules_refuse_is_a_bug_whose_text_names_no_card() -> None:
+    # The engine's refusal names the seat's cards ("seat 1 does not hold 2C; allowed:
+    # play ..."): shown at the terminal, it would show a person the bot's hand.
+    game = make_game("spades")
+    agents: dict[int, Any] = {s: _CardsItLacks(s) for s in (1, 2, 3)}
+    agents[0] = make_bot("rules", game, 0, 1)
+    table = Table(game, agents, seed=1)
+    table.deal()
+    while table.state.phase is not Phase.PLAY or table.chooser() == 0:
+        table.advance()
+    before = (list(table.state.hands), list(table.state.actions), table.state.to_act)
+    with pytest.raises(AgentError) as refused:
+        table.advance()
+    text = str(refused.value)
+    assert f"seat {table.chooser()}" in text and "bug" in text
+    assert not re.search(r"\b(10|[2-9TJQKA])[SHDC]\b", text), text
+    # the engine's own words are kept for whoever debugs the bot
+    assert isinstance(refused.value.__cause__, IllegalAction)
+    assert "does not hold" in str(refused.value.__cause__)
+    assert (list(table.state.hands), list(table.state.actions), table.state.to_act) == before

@@ -372,7 +372,7 @@ def test_a_bot_that_fails_is_stood_in_for_and_the_table_goes_on(
         assert len(told) == _BrokenBot.calls
         for m in told:
             assert m["code"] == "bot" and "the rules bot makes this move" in m["message"]
-            assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", m["message"]), m["message"]
+            assert not re.search(r"\b(10|[2-9TJQKA])[SHDC]\b", m["message"]), m["message"]
     # the host finds the details in the server's log
     failures = [r for r in caplog.records if "bot failed" in r.getMessage()]
     assert len(failures) == _BrokenBot.calls

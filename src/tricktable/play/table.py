@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from ..engine.actions import Action, Deal, parse_action
-from ..engine.errors import NotationError, RecordError
+from ..engine.errors import IllegalAction, NotationError, RecordError
 from ..engine.game import Game, step
 from ..engine.observation import Observation
 from ..engine.records import Record, record_from_state, replay
@@ -26,6 +26,13 @@ from ..engine.state import Phase, State
 SESSION_KEY = "session"
 """The record field (beyond format v1, which readers ignore) that holds the table's seed
 and who sat where, so that ``tricktable play --resume`` can carry on."""
+
+
+class AgentError(RuntimeError):
+    """A seat's agent chose an action the rules refuse now: a bug in a bot, not a player's
+    mistake (a person's choices are checked as they are typed or clicked). Its text names
+    the seat only; the engine's refusal, kept as ``__cause__``, names that seat's cards and
+    is for whoever debugs the bot, not for the other players."""
 
 
 class Agent(Protocol):
@@ -153,13 +160,13 @@ class Table:
             if taken is None:
                 self._declined.add(key)
                 continue
-            return self._take(taken)
+            return self._take(taken, seat)
         obs = game.observe(state, chooser)
         if len(mine) != len(obs.legal):
             obs = replace(obs, legal=tuple(mine))
         agent = self.agents[chooser]
         self._reseed(agent, "choose")
-        return self._take(agent.choose(obs, mine))
+        return self._take(agent.choose(obs, mine), chooser)
 
     def _reseed(self, agent: Agent, what: str) -> None:
         """Give a bot the stream of this decision (see ``Bot.reseed``)."""
@@ -167,8 +174,14 @@ class Table:
         if reseed is not None:
             reseed(f"{self.state.hand_number}/{len(self.state.actions)}/{what}")
 
-    def _take(self, action: Action) -> Action:
-        step(self.state, action)
+    def _take(self, action: Action, chooser: int) -> Action:
+        try:
+            step(self.state, action)
+        except IllegalAction as e:
+            raise AgentError(
+                f"the player of seat {chooser} chose an action the rules refuse now (a bug "
+                "in its bot); the game is as it was before that choice"
+            ) from e
         self._notify(action)
         return action
 
