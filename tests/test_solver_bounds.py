@@ -62,4 +62,3 @@ def test_no_index_falls_outside_an_array(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout) == answers()
-

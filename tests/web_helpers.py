@@ -37,9 +37,8 @@ tables thinks half a second)."""
 def receive_json(ws: Any, seconds: float = RECEIVE_WAIT) -> Any:
     """``ws.receive_json()``, failing after ``seconds`` instead of waiting for ever: the
     test client's receive has no timeout, so a table that stops answering would hang the
-    run (and the client's shutdown, waiting for the socket) rather than fail the test.
-    Reads the message stream of Starlette's test session; a session without one is read
-    as it reads itself."""
+    run rather than fail the test. Reads the message stream of Starlette's test session;
+    a session without one is read as it reads itself."""
     stream = getattr(ws, "_send_rx", None)
     if stream is None:
         return ws.receive_json()
@@ -55,6 +54,7 @@ def receive_json(ws: Any, seconds: float = RECEIVE_WAIT) -> Any:
     if message["type"] == "websocket.close":
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason", ""))
     return json.loads(message["text"])
+
 
 Chooser = Callable[[dict[str, Any]], "str | None"]
 

@@ -201,7 +201,7 @@ def review_hand(
             for side in sides:
                 label = side_label(side)
                 tell(0, f"the par of seat{'s' if '+' in label else ''} {label}")
-                par[side_label(side)] = solvers(side).tricks(pos, side)
+                par[label] = solvers(side).tricks(pos, side)
             known = {side: (par[side_label(side)], 0) for side in sides}
             for i, (state, play) in enumerate(plays):
                 doing = _doing(state, play)
