@@ -318,11 +318,19 @@ def test_a_person_plays_a_whole_game_against_bots_by_clicks(
     assert check_no_hidden_cards(server, table, 0, frames, snapshots[0]) > 5
     page.click("#end a:has-text('Replay it')")
     page.wait_for_selector("#viewer:not([hidden])")
+    label_is_not = "text => document.querySelector('#label').textContent !== text"
+    page.wait_for_function("document.querySelector('#label').textContent.includes(' of ')")
     first = page.locator("#label").inner_text()
+    # the end of the first trick: its cards stay on the felt, with who won it
     page.click("#trick-on")
-    page.click("#trick-on")
-    assert page.locator("#label").inner_text() != first
+    page.wait_for_function(label_is_not, arg=first)
+    page.wait_for_selector(".trick .trick-caption:has-text('won by')")
+    assert page.locator(".trick [data-card]").count() >= 2
     assert page.locator("#felt [data-card]").count() > 0
+    # the next hand's frames are asked for when the viewer moves to it
+    before = page.locator("#label").inner_text()
+    page.click("#hand-on")
+    page.wait_for_function(label_is_not, arg=before)
     page.select_option("#seat", "0")
     page.wait_for_function("document.querySelector('#label').textContent.includes('of')")
     assert not errors.errors, errors.errors

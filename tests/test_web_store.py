@@ -19,7 +19,8 @@ from test_league_store import season
 from tricktable.league.store import LeagueStore
 from tricktable.league.threeb import threeb_history
 from tricktable.web.store import EventRow, Store, TableRow, TokenRow, Writer
-from tricktable.web.tables import Hub, Refused, table_spec
+from tricktable.web.spec import table_spec
+from tricktable.web.tables import Hub, Refused
 from web_helpers import client_for, create, play_game, receive_json
 
 
@@ -109,13 +110,19 @@ def test_two_processes_holding_one_table_cannot_both_append(database_url: str) -
         table_a, _ = await hub_a.create(spec)
         table_b = await hub_b.get(table_a.id)
         assert table_b is not None
-        # A deals; B, not knowing, deals too: its append collides, it reloads and refuses
+        # A deals; B, not knowing, deals too: its append collides, it refuses, its memory
+        # is what it had stored (nothing more), and it reads the table again by itself
         async with table_a.lock:
             await table_a._deal()
         async with table_b.lock:
             with pytest.raises(Refused) as refused:
                 await table_b._deal()
+            assert table_b.seq == 0 and table_b.runner.state.hand_number < 0
         assert refused.value.code == "not-stored"
+        deadline = asyncio.get_running_loop().time() + 30
+        while table_b.recovering:
+            assert asyncio.get_running_loop().time() < deadline, "B never read it again"
+            await asyncio.sleep(0.01)
         assert table_b.seq == table_a.seq == 1
         assert table_b.runner.state.hands == table_a.runner.state.hands
         for hub in (hub_a, hub_b):

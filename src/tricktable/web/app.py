@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,16 +25,21 @@ from ..engine.game import game_class, game_names
 from ..engine.records import MAX_RECORD_BYTES, loads_record
 from ..play.opponents import default_opponent
 from . import protocol
+from .limits import CreationLimit, SocketCount
+from .limits import hello_timeout as hello_seconds
 from .protocol import ProtocolError, RateLimit, parse_client_message
-from .replay import replay_frames
+from .replay import ReplayBusy, ReplayTooLarge, replay_json, run_replay
+from .spec import table_spec
 from .store import Store
-from .tables import SPECTATOR, Hub, LiveTable, Refused, table_spec
+from .tables import SPECTATOR, Hub, LiveTable, Refused
 
 MAX_BODY = 16 * 1024
 OUTBOX_LIMIT = 512
 """Messages waiting for one socket; a client that reads slower than this is dropped (it
 reconnects and gets the current view) so it holds no memory of the server's."""
 
+
+_log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 """The browser client: plain ES modules, CSS and pages, shipped in the package (no build)."""
@@ -65,6 +72,18 @@ async def _body(request: Request, limit: int) -> bytes:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _address(connection: Request | WebSocket) -> str:
+    """The client's address (behind a proxy, uvicorn's --proxy-headers sets it from
+    X-Forwarded-For for trusted proxies)."""
+    return connection.client.host if connection.client else "unknown"
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    """A defect, never a traceback for the client: one line, the details in the log."""
+    _log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return _error(500, "internal", "the server failed on this request; its log says why")
 
 
 def _bearer(request: Request) -> str | None:
@@ -112,7 +131,13 @@ class Connection:
                     await ws.close(code=4000)
                     return
                 await ws.send_text(text)
-        except Exception:  # the socket went away; the receiving side notices too
+        except Exception as e:
+            # Never a socket that silently stops hearing: close it, saying why (if it is
+            # still there to be told); the client reconnects for the current view.
+            self.closing = self.closing or "a message could not be sent"
+            _log.info("a socket's send failed (%s); closing it", type(e).__name__)
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011, reason="a message could not be sent; reconnect")
             return
 
     async def finish(self) -> None:
@@ -133,6 +158,9 @@ def create_app(
     messages a socket may send per second and in a burst; ``think`` the seconds a search
     bot thinks per decision (None: a fixed search)."""
     holder: dict[str, Hub] = {}
+    creations = CreationLimit.from_environment()
+    sockets = SocketCount.from_environment()
+    hello_timeout = hello_seconds()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -150,8 +178,12 @@ def create_app(
         return hub
 
     async def table_of(request: Request) -> LiveTable | Response:
-        table = await hub_of(request).get(request.path_params["table_id"])
+        hub, table_id = hub_of(request), request.path_params["table_id"]
+        table = await hub.get(table_id)
         if table is None:
+            reason = hub.set_aside.get(table_id)
+            if reason is not None:
+                return _error(409, "set-aside", f"this table cannot be served: {reason}")
             return _error(404, "no-table", "there is no such table")
         return table
 
@@ -165,8 +197,9 @@ def create_app(
         return _page("replay.html")
 
     async def replay_record(request: Request) -> Response:
-        """A record (the body) as frames for the replay viewer; ``?seat=N`` for one seat's
-        view, all hands open otherwise."""
+        """A record (the body) for the replay viewer: without ``?hand=N`` the game's facts,
+        its hands and their results; with it hand N's frames. ``?seat=N`` for one seat's
+        view, all hands open otherwise (docs/protocol.md)."""
         try:
             body = await _body(request, MAX_RECORD_BYTES)
         except BodyTooLarge:
@@ -177,15 +210,29 @@ def create_app(
             seat = None if seat_text in ("", "all") else int(seat_text)
         except ValueError:
             return _error(400, "bad-seat", "seat is a seat number or 'all'")
+        hand_text = request.query_params.get("hand", "")
         try:
-            text = body.decode("utf-8")
-            record = loads_record(text, "the record")
-            frames = await asyncio.to_thread(replay_frames, record, seat)
+            hand = int(hand_text) if hand_text else None
+        except ValueError:
+            return _error(400, "bad-hand", "hand is a hand's number in the record, from 1")
+
+        def answer() -> bytes:
+            # parsing, replaying and writing the JSON all take CPU: none of it on the loop
+            return replay_json(loads_record(body.decode("utf-8"), "the record"), seat, hand)
+
+        try:
+            content = await run_replay(answer)
+        except ReplayBusy as e:
+            busy = _error(503, "busy", str(e))
+            busy.headers["retry-after"] = "1"
+            return busy
         except UnicodeDecodeError:
             return _error(400, "bad-record", "a record is UTF-8 JSON text")
+        except ReplayTooLarge as e:
+            return _error(413, "too-large", str(e))
         except RecordError as e:
             return _error(400, "bad-record", str(e))
-        return JSONResponse(frames)
+        return Response(content, media_type="application/json")
 
     async def games(request: Request) -> Response:
         out = []
@@ -216,6 +263,9 @@ def create_app(
         return JSONResponse(await asyncio.to_thread(hub_of(request).store.listing, 200))
 
     async def create_table(request: Request) -> Response:
+        if not creations.allow(_address(request)):
+            return _error(429, "rate", "too many new tables from this address: at most "
+                          f"{creations.per_minute:g} a minute; try again in a minute")
         try:
             body = await _body(request, MAX_BODY)
         except BodyTooLarge:
@@ -237,7 +287,6 @@ def create_app(
                 seat: {"token": t, "url": f"{base}/play/{table.id}#token={t}"}
                 for seat, t in tokens["seats"].items()
             },
-            "bot_seat_tokens": tokens["bot_seats"],
             "socket": f"/ws/{table.id}",
         }, status_code=201)
 
@@ -255,7 +304,8 @@ def create_app(
             return _error(403, "bad-token", "a record is given to a token of its table")
         try:
             number = int(request.path_params["number"])
-            record = table.record(number)
+            async with table.lock:  # never a game whose last action is still being stored
+                record = table.record(number)
         except ValueError:
             return _error(404, "no-record", "a game is named by its number from 0")
         except Refused as r:
@@ -293,6 +343,18 @@ def create_app(
             result["url"] = f"{base}/play/{table.id}#token={result['token']}"
         return JSONResponse(result)
 
+    async def end_table(request: Request) -> Response:
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        if not hub_of(request).host_allowed(table, _bearer(request)):
+            return _error(403, "not-host", "only the table's host (its host token) may do that")
+        try:
+            await asyncio.shield(table.end("the host ended the table"))
+        except Refused as r:
+            return _error(409, r.code, r.message)
+        return JSONResponse(table.summary_json())
+
     async def rematch(request: Request) -> Response:
         table = await table_of(request)
         if not isinstance(table, LiveTable):
@@ -307,18 +369,34 @@ def create_app(
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
-        table = await hub_of(websocket).get(websocket.path_params["table_id"])
-        if table is None:
-            await websocket.send_text(protocol.dumps(
-                {"type": "error", "code": "no-table", "message": "there is no such table"}))
-            await websocket.close(code=4404)
+        address = _address(websocket)
+        if not sockets.take(address):
+            await websocket.send_text(protocol.dumps({
+                "type": "error", "code": "too-many-sockets",
+                "message": f"at most {sockets.limit} open sockets from one address",
+            }))
+            await websocket.close(code=4429)
             return
-        conn = Connection(websocket)
         try:
-            await _serve_socket(table, conn, websocket, RateLimit(*rate))
+            hub, table_id = hub_of(websocket), websocket.path_params["table_id"]
+            table = await hub.get(table_id)
+            if table is None:
+                reason = hub.set_aside.get(table_id)
+                message = (f"this table cannot be served: {reason}" if reason
+                           else "there is no such table")
+                await websocket.send_text(protocol.dumps(
+                    {"type": "error", "code": "set-aside" if reason else "no-table",
+                     "message": message}))
+                await websocket.close(code=4404)
+                return
+            conn = Connection(websocket)
+            try:
+                await _serve_socket(table, conn, websocket, RateLimit(*rate), hello_timeout)
+            finally:
+                table.leave(conn)
+                await conn.finish()
         finally:
-            table.leave(conn)
-            await conn.finish()
+            sockets.give_back(address)
 
     return Starlette(
         routes=[
@@ -334,18 +412,35 @@ def create_app(
             Route("/api/tables/{table_id}/records/{number}", get_record),
             Route("/api/tables/{table_id}/seats/{seat}", host_seat, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+            Route("/api/tables/{table_id}/end", end_table, methods=["POST"]),
             WebSocketRoute("/ws/{table_id}", socket),
         ],
         lifespan=lifespan,
+        exception_handlers={Exception: _internal_error},
     )
 
 
 async def _serve_socket(
-    table: LiveTable, conn: Connection, websocket: WebSocket, limiter: RateLimit
+    table: LiveTable, conn: Connection, websocket: WebSocket, limiter: RateLimit,
+    hello_timeout: float,
 ) -> None:
+    opened = time.monotonic()
     while conn.closing is None:
         try:
-            message = await websocket.receive()
+            if conn.joined:
+                message = await websocket.receive()
+            else:
+                # a socket that never says hello holds a place for nothing: it has a few
+                # seconds to say it, then it is closed
+                left = hello_timeout - (time.monotonic() - opened)
+                message = await asyncio.wait_for(websocket.receive(), max(left, 0.0))
+        except TimeoutError:
+            conn.send(protocol.dumps({
+                "type": "error", "code": "hello-timeout",
+                "message": f"say hello within {hello_timeout:g} seconds of connecting",
+            }))
+            conn.close("no hello")
+            return
         except (WebSocketDisconnect, RuntimeError):
             return
         if message["type"] == "websocket.disconnect":
@@ -379,9 +474,9 @@ async def _serve_socket(
                 try:
                     await asyncio.shield(table.hello(conn, msg["token"], msg.get("name")))
                 except Refused as r:
-                    if r.code == "bad-token":
+                    if r.code in ("bad-token", "bot-seat", "ended"):
                         conn.send(protocol.dumps(r.message_json()))
-                        conn.close("wrong token")
+                        conn.close(r.message)
                         return
                     raise
                 conn.joined = True
@@ -395,6 +490,6 @@ async def _serve_socket(
                 out["action"] = str(msg.get("action"))[:100]
             conn.send(protocol.dumps(out))
             if r.code == "stale" and conn.joined:
-                table.send_view(conn)
+                await table.resend_view(conn)
         if websocket.application_state == WebSocketState.DISCONNECTED:
             return

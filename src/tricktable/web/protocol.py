@@ -274,4 +274,13 @@ def around_the_table(state: State) -> list[int]:
 
 
 def dumps(message: Mapping[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A message as text that can always be sent: text with a lone surrogate (echoed from
+    a client, say) cannot be encoded as UTF-8, so such a message is written with JSON's
+    escapes instead."""
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(message, separators=(",", ":"), ensure_ascii=True)
+    return text

@@ -1,13 +1,24 @@
-"""A record as frames for the browser's replay viewer: the table after the deal and after
-every action, as everyone would see it with all hands open, or as one seat saw it then.
+"""A record for the browser's replay viewer, a hand at a time: first the game's facts, its
+hands and their results; then, for the hand the person moves to, that hand's frames (the
+table after its deal and after each of its actions), with every hand open or as one seat
+saw it then.
 
 A record holds every deal, so whoever holds the record may see every hand; a seat's view is
 the engine's observation for that seat at that moment, nothing more.
+
+The work is bounded before it starts: the record's hands and actions are counted and a
+record over the limits is refused unreplayed; an answer holds one hand's frames, whose
+size does not grow with the hand's place in the game; and only a few replays run at once,
+each on a worker thread (parsing and writing the JSON too), never on the event loop.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..engine.errors import RecordError
 from ..engine.game import Game
@@ -15,11 +26,155 @@ from ..engine.records import Record, game_for_record, replay
 from ..engine.state import State
 from . import protocol
 
-MAX_FRAMES = 20_000
-"""A replay longer than this is refused (a real game has a few thousand actions at most)."""
+MAX_REPLAY_HANDS = 1_000
+"""Hands in a record the server replays. A long real game is a few dozen hands; this is
+room for a marathon and still replays in well under a second."""
+MAX_REPLAY_ACTIONS = 50_000
+"""Actions in a whole record the server replays: every request replays the record up to
+the hand asked for, at some 10 microseconds an action, so this bounds one request's work
+to about half a second. (A real game is a few thousand actions.)"""
+MAX_HAND_ACTIONS = 400
+"""Actions in one hand. A hand of any game here is at most about a hundred (52 cards,
+bids, passes, peeks); each of a hand's frames carries the hand so far, so one hand's
+answer grows with the square of this and it must stay small."""
+MAX_REPLAYS_AT_ONCE = 2
+"""Replays running at once in the process. A replay is Python work that shares the
+interpreter (its lock) with the event loop serving the tables, so each one running slows
+their messages; two let one person's viewer not wait on another's. One more is refused as
+busy at once, never queued (the viewer asks again a second later)."""
+
+_replay_slots = threading.BoundedSemaphore(MAX_REPLAYS_AT_ONCE)
+"""A thread semaphore rather than an asyncio one: the worker thread gives its slot back
+when its replay is done, even if the request that started it has gone meanwhile."""
+
+T = TypeVar("T")
 
 
-def _frame(game: Game, state: State, label: str, seat: int | None) -> dict[str, Any]:
+class ReplayTooLarge(RecordError):
+    """A record over the replay limits (refused before it is replayed)."""
+
+
+class ReplayBusy(Exception):
+    """Every replay slot is taken."""
+
+
+async def run_replay(work: Callable[[], T]) -> T:
+    """``work()`` on a worker thread if fewer than MAX_REPLAYS_AT_ONCE replays are running;
+    raises ReplayBusy otherwise, at once."""
+    if not _replay_slots.acquire(blocking=False):
+        raise ReplayBusy("the server is busy replaying; try again in a moment")
+
+    def work_then_free_the_slot() -> T:
+        try:
+            return work()
+        finally:
+            _replay_slots.release()
+
+    try:
+        # (run_in_executor hands the work to the thread before it returns: from then on
+        # the thread owns the slot)
+        running = asyncio.get_running_loop().run_in_executor(None, work_then_free_the_slot)
+    except BaseException:
+        _replay_slots.release()
+        raise
+    return await running
+
+
+def check_limits(record: Record) -> None:
+    """Raises ReplayTooLarge, in one sentence, if ``record`` is over a replay limit; counts
+    only, replays nothing."""
+    hands = len(record.hands)
+    if hands > MAX_REPLAY_HANDS:
+        raise ReplayTooLarge(
+            f"the record has {hands:,} hands; a replay takes at most {MAX_REPLAY_HANDS:,}")
+    actions = sum(len(h.actions) for h in record.hands)
+    if actions > MAX_REPLAY_ACTIONS:
+        raise ReplayTooLarge(
+            f"the record has {actions:,} actions; a replay takes at most {MAX_REPLAY_ACTIONS:,}")
+    for number, hand in enumerate(record.hands, 1):
+        if len(hand.actions) > MAX_HAND_ACTIONS:
+            raise ReplayTooLarge(
+                f"hand {number} of the record has {len(hand.actions):,} actions; "
+                f"a hand has at most {MAX_HAND_ACTIONS}")
+
+
+def replay_json(record: Record, seat: int | None = None, hand: int | None = None) -> bytes:
+    """The viewer's answer as JSON text: the record's outline (``hand`` None) or hand
+    ``hand``'s frames (from 1). Raises RecordError (ReplayTooLarge over a limit) in one
+    sentence."""
+    answer = replay_outline(record, seat) if hand is None else replay_hand(record, hand, seat)
+    return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def replay_outline(record: Record, seat: int | None = None) -> dict[str, Any]:
+    """The game's facts, its hands (dealer and number of actions) and each scored hand's
+    result, once: what the viewer needs before it asks for a hand's frames. Replays the
+    whole record, so that a bad action anywhere in it is refused now."""
+    check_limits(record)
+    game = _game(record, seat)
+    state = replay(record)
+    return {
+        "protocol": protocol.PROTOCOL,
+        "game": game.name,
+        "title": game.title,
+        "options": game.options.to_mapping(include_defaults=True),
+        "players": dict(record.players),
+        "seats": game.num_seats,
+        "player_seats": list(game.player_seats),
+        "sides": {game.entity_label(e): game.entity_name(e) for e in range(len(state.totals))},
+        "view": "all" if seat is None else seat,
+        "winner": state.winner,
+        "hands": [
+            {"hand": number, "dealer": h.dealer, "moments": 1 + len(h.actions)}
+            for number, h in enumerate(record.hands, 1)
+        ],
+        "results": [
+            {"scores": dict(r.scores), "totals": dict(r.totals), "lines": list(r.lines)}
+            for r in state.results
+        ],
+    }
+
+
+def replay_hand(record: Record, hand: int, seat: int | None = None) -> dict[str, Any]:
+    """Hand ``hand`` (from 1) of ``record`` as frames: after its deal and after each of its
+    actions. The hands before it are replayed without frames; the ones after it not at all.
+    Raises RecordError naming the first bad deal or action, or a seat or hand the record
+    does not have."""
+    check_limits(record)
+    game = _game(record, seat)
+    if not 1 <= hand <= len(record.hands):
+        raise RecordError(
+            f"the record has {len(record.hands)} hands; there is no hand {hand}")
+    frames: list[dict[str, Any]] = []
+    tricks_before = 0
+
+    def take(state: State, number: int, text: str | None) -> None:
+        nonlocal tricks_before
+        if number != hand:
+            return
+        if text is None:
+            tricks_before = 0
+        frames.append(_frame(game, state, hand, text, seat, tricks_before))
+        tricks_before = len(state.tricks)
+
+    # the hands up to this one, and no further
+    replay(Record(record.game, record.options, record.players, record.hands[:hand]), take)
+    return {"protocol": protocol.PROTOCOL, "view": "all" if seat is None else seat,
+            "hand": hand, "frames": frames}
+
+
+def _game(record: Record, seat: int | None) -> Game:
+    game = game_for_record(record)
+    if seat is not None and seat not in game.player_seats:
+        raise RecordError(
+            f"{game.name} has no player seat {seat}; its player seats are "
+            + ", ".join(str(s) for s in game.player_seats)
+        )
+    return game
+
+
+def _frame(game: Game, state: State, hand: int, text: str | None, seat: int | None,
+           tricks_before: int) -> dict[str, Any]:
     if seat is None:
         # whoever holds the record holds every deal: every hand open, every action as taken,
         # every seat's facts (a peek, a pass) together
@@ -33,59 +188,23 @@ def _frame(game: Game, state: State, label: str, seat: int | None) -> dict[str, 
             for key, value in v["info"].items():
                 info.setdefault(key, value)
         obs["info"] = info
+        said = text
     else:
         obs = protocol.observation_json(game.observe(state, seat))
-    return {
-        "label": label,
-        "hand": state.hand_number,
+        # the last action as this seat saw it (a pass it was not part of shows as '?')
+        said = None if text is None else (
+            obs["history"][-1] if obs["history"] else "the hand is scored")
+    frame: dict[str, Any] = {
+        "label": f"hand {hand}: {'the deal' if said is None else said}",
+        "hand": hand,
         "tricks_done": len(state.tricks),
         "around": protocol.around_the_table(state),
         "trick_size": len(state.trick_cards),
-        "results": [
-            {"scores": dict(r.scores), "totals": dict(r.totals), "lines": list(r.lines)}
-            for r in state.results
-        ],
+        "scored": len(state.results),
         "observation": obs,
     }
-
-
-def replay_frames(record: Record, seat: int | None = None) -> dict[str, Any]:
-    """Every moment of ``record`` as frames; ``seat`` None shows every hand. Raises
-    RecordError naming the first bad deal or action, or a seat the game does not have."""
-    game = game_for_record(record)
-    if seat is not None and seat not in game.player_seats:
-        raise RecordError(
-            f"{game.name} has no player seat {seat}; its player seats are "
-            + ", ".join(str(s) for s in game.player_seats)
-        )
-    frames: list[dict[str, Any]] = []
-
-    def take(state: State, hand: int, text: str | None) -> None:
-        if len(frames) >= MAX_FRAMES:
-            raise RecordError(f"the record has more than {MAX_FRAMES} moments")
-        if text is None:
-            label = f"hand {hand}: the deal"
-        else:
-            label = f"hand {hand}: {text if seat is None else _as_seen(state, seat)}"
-        frames.append(_frame(game, state, label, seat))
-
-    state = replay(record, take)
-    return {
-        "protocol": protocol.PROTOCOL,
-        "game": game.name,
-        "title": game.title,
-        "options": game.options.to_mapping(include_defaults=True),
-        "players": dict(record.players),
-        "seats": game.num_seats,
-        "player_seats": list(game.player_seats),
-        "sides": {game.entity_label(e): game.entity_name(e) for e in range(len(state.totals))},
-        "view": "all" if seat is None else seat,
-        "winner": state.winner,
-        "frames": frames,
-    }
-
-
-def _as_seen(state: State, seat: int) -> str:
-    """The last action as ``seat`` saw it (a pass it was not part of shows as '?')."""
-    history = state.game.observe(state, seat).history
-    return history[-1] if history else "the hand is scored"
+    if not obs["trick"] and len(obs["tricks"]) > tricks_before:
+        # this action's card ended a trick, and the engine has already cleared the table
+        # for the next: show the trick it completed, with its winner
+        frame["last_trick"] = obs["tricks"][-1]
+    return frame

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots import DEFAULT_THINK
 from .app import create_app
-from .store import Store, default_url
+from .store import ServingTaken, Store, default_url
 
 MAX_SOCKET_MESSAGE = 64 * 1024
 """uvicorn closes a socket whose message exceeds this; the app refuses anything over
@@ -72,6 +72,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     # measured p99 under 20 ms; reference counting frees everything else at once.
     gc.set_threshold(10_000, 20, 1_000)
     store = open_store(url)
+    try:
+        store.claim_serving()
+    except ServingTaken as e:
+        store.close()
+        raise ServeError(f"--db {_shown(url)}: {e} (stop it first, or use another --db)") \
+            from None
+    except SQLAlchemyError as e:
+        store.close()
+        detail = str(getattr(e, "orig", None) or e).splitlines()[0][:200]
+        raise ServeError(f"--db: cannot use the database {_shown(url)}: {detail}") from None
     shown_host = f"[{host}]" if ":" in host else host
     address = f"http://{shown_host}:{port}/"
     print(f"tricktable: database {_shown(url)}", file=sys.stderr)

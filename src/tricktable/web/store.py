@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import hashlib
 import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,13 @@ from ..play.paths import DATABASE_VARIABLE, default_database_url
 
 DATABASE_ENV = DATABASE_VARIABLE
 VERSION_TABLE = "tricktable_web_version"
+
+
+SERVING_LOCK_KEY = 0x7472_6963_6B74  # "trickt": the advisory lock of the serving process
+
+
+class ServingTaken(Exception):
+    """Another server process holds this database (one line)."""
 
 
 def default_url() -> str:
@@ -73,7 +81,8 @@ class PlayerRow(Base):
 
     __tablename__ = "web_players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(400))
+    """At most 40 grapheme clusters (web/names.py); an emoji may be several code points."""
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
@@ -88,6 +97,10 @@ class TableRow(Base):
     stand_in: Mapped[str] = mapped_column(String(20), default="rules")
     status: Mapped[str] = mapped_column(String(10), default="waiting", index=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The creator chose the seed: it is shown to everyone at the table."""
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Listed in the lobby; a table is private unless its host says otherwise."""
 
 
 class SeatRow(Base):
@@ -154,6 +167,8 @@ class TableData:
     tokens: dict[str, tuple[str, int | None]]
     events: list[tuple[int, str, str, str]] = field(default_factory=list)
     """(n, kind, text, actor) in order."""
+    seed_chosen: bool = False
+    public: bool = False
 
 
 class Store:
@@ -164,7 +179,46 @@ class Store:
         self.engine = open_database(self.url, Path(__file__).with_name("migrations"))
 
     def close(self) -> None:
+        self.release_serving()
         self.engine.dispose()
+
+    def claim_serving(self) -> None:
+        """Be the one process serving this database, or raise ServingTaken. Two
+        processes that both rebuilt every table would both run its bots and append to
+        its log (one of them failing for good); until tables are handed between
+        processes by leases, a second server on the same database is refused. PostgreSQL:
+        an advisory lock held by a connection of this process; SQLite: a lock on a file
+        beside the database. Both go with the process, however it ends."""
+        if self.engine.dialect.name == "postgresql":
+            connection = self.engine.raw_connection()
+            cursor = connection.cursor()
+            cursor.execute("SELECT pg_try_advisory_lock(%s)", (SERVING_LOCK_KEY,))
+            row = cursor.fetchone()
+            cursor.close()
+            if not (row and row[0]):
+                connection.close()
+                raise ServingTaken(
+                    "another tricktable server is serving this database already")
+            self._serving: Any = connection
+        elif self.engine.dialect.name == "sqlite":
+            path = self.engine.url.database
+            if not path or path == ":memory:":
+                return
+            handle = open(f"{path}.serving", "a+b")  # noqa: SIM115 (held while serving)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise ServingTaken(
+                    f"another tricktable server is serving {path} already") from None
+            self._serving = handle
+
+    def release_serving(self) -> None:
+        held = getattr(self, "_serving", None)
+        if held is not None:
+            with contextlib.suppress(Exception):
+                held.close()
+            self._serving = None
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Session]:
@@ -179,14 +233,30 @@ class Store:
             return list(s.scalars(query))
 
     def listing(self, limit: int = 200) -> list[dict[str, Any]]:
-        """The newest tables, for the lobby: id, game, status, when."""
+        """The newest public tables, for the lobby: id, game, status, when (a table is
+        listed only when its host made it public)."""
         with self.session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.created.desc()).limit(limit))
+            rows = s.scalars(select(TableRow).where(TableRow.public)
+                             .order_by(TableRow.created.desc()).limit(limit))
             return [
                 {"table": r.id, "game": r.game, "status": r.status,
                  "created": r.created.isoformat() if r.created else None}
                 for r in rows
             ]
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """End every table that is not over and has had no event for ``idle_seconds``
+        (nor was it made since): its ids. Its log stays; it is no longer loaded."""
+        cutoff = datetime.now(UTC) - timedelta(seconds=idle_seconds)
+        with self.session() as s:
+            recent = select(EventRow.table_id).where(EventRow.at >= cutoff)
+            ids = list(s.scalars(select(TableRow.id).where(
+                TableRow.status.in_(("waiting", "playing")), TableRow.created < cutoff,
+                TableRow.id.not_in(recent),
+            )))
+            if ids:
+                s.execute(update(TableRow).where(TableRow.id.in_(ids)).values(status="ended"))
+            return ids
 
     def load(self, table_id: str) -> TableData | None:
         with self.session() as s:
@@ -217,6 +287,7 @@ class Store:
             return TableData(
                 row.id, row.game, dict(row.options or {}), row.seed, row.bot_pace,
                 row.away_grace, row.stand_in, row.status, seats, tokens, events,
+                bool(row.seed_chosen), bool(row.public),
             )
 
 

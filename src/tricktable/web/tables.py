@@ -12,27 +12,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
+import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from ..bots import DEFAULT_THINK, Bot, bot_class, bot_names, make_bot
+from ..bots import DEFAULT_THINK, Bot, bot_class, make_bot
 from ..engine.actions import Action, parse_action
 from ..engine.errors import IllegalAction, NotationError, OptionError
-from ..engine.game import Game, game_names, make_game, step
+from ..engine.game import Game, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record
 from ..engine.state import Phase, State
 from ..play.table import Table
 from . import protocol
-from .protocol import ProtocolError
+from .spec import PERSON, TableSpec, game_seed
 from .store import (
     Append,
     PlayerRow,
@@ -46,12 +46,32 @@ from .store import (
     token_hash,
 )
 
-PERSON = "person"
 BOT = "bot"
-WAITING, PLAYING, OVER = "waiting", "playing", "over"
+WAITING, PLAYING, OVER, ENDED = "waiting", "playing", "over", "ended"
+"""A table's status; "ended": closed before its game was over (by its host, by the limit
+on tables of bots alone, or because nobody came back to it), and it takes nothing more."""
 HOST, SPECTATOR, SEAT = "host", "spectator", "seat"
-MAX_PACE = 30.0
-MAX_GRACE = 24 * 3600.0
+
+NOT_STORED = ("the table cannot save moves right now; nothing was lost. It takes moves "
+              "again as soon as it can save them: try again in a moment")
+RETRY_FIRST, RETRY_MOST = 0.25, 5.0
+"""Seconds before the first and the longest wait between tries to read a table again
+after its store failed (doubling in between)."""
+BOT_ONLY_PACE = 0.2
+"""Seconds a move at least, at a table of bots alone: nobody waits for it, and at pace 0
+it would write to the database as fast as it can for as long as it lasts."""
+BOT_ONLY_MOVES = 2000
+HOUSEKEEPING_EVERY = 600.0
+ABANDONED_AFTER = 14 * 24 * 3600.0
+"""Seconds without a single event after which a table that is not over is ended."""
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{8,24}")
+
+
+def valid_table_id(text: str) -> bool:
+    """Could ``text`` be a table's id (``secrets.token_urlsafe``)? Anything else, NUL
+    included, is answered "no such table" without a query."""
+    return _TABLE_ID.fullmatch(text) is not None
+"""Moves after which a table of bots alone is ended (a few games; research runs offline)."""
 
 _log = logging.getLogger(__name__)
 """What the host should see and the players may not (a bot's failure, with the seat's
@@ -110,90 +130,6 @@ class Seat:
         return self.kind == PERSON and self.name is not None and self.conns == 0
 
 
-@dataclass(frozen=True)
-class TableSpec:
-    game: str
-    options: dict[str, Any]
-    seats: dict[int, str]
-    """Per player seat: "person" or a bot's name."""
-    bot_pace: float
-    away_grace: float | None
-    stand_in: str
-    seed: str
-
-
-def table_spec(body: object) -> TableSpec:
-    """A request to create a table, checked: the game's own options class judges the
-    options; bots by their registered names. Raises ProtocolError saying what is wrong."""
-    if not isinstance(body, dict):
-        raise ProtocolError("bad-table", "a table is described by a JSON object")
-    known = {"game", "options", "seats", "bot_pace", "away_grace", "stand_in", "seed"}
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise ProtocolError(
-            "bad-table",
-            f"unknown field {unknown[0][:40]!r}; the fields: {', '.join(sorted(known))}",
-        )
-    name = body.get("game")
-    if not isinstance(name, str) or name not in game_names():
-        raise ProtocolError(
-            "bad-table", f"unknown game {str(name)[:40]!r}; the games: {', '.join(game_names())}"
-        )
-    options = body.get("options") or {}
-    if not isinstance(options, dict):
-        raise ProtocolError("bad-table", "options is an object of NAME: VALUE")
-    try:
-        game = make_game(name, options)
-    except (OptionError, TypeError, ValueError) as e:
-        raise ProtocolError("bad-options", str(e)) from None
-    raw_seats = body.get("seats")
-    if raw_seats is None:
-        raw_seats = {str(s): PERSON if i == 0 else "rules" for i, s in enumerate(game.player_seats)}
-    if not isinstance(raw_seats, dict):
-        raise ProtocolError("bad-seats", 'seats is an object: {"0": "person", "1": "rules", ...}')
-    seats: dict[int, str] = {}
-    for s in game.player_seats:
-        who = raw_seats.get(str(s), PERSON)
-        if not isinstance(who, str) or (who != PERSON and who not in bot_names()):
-            raise ProtocolError(
-                "bad-seats",
-                f"seat {s}: {str(who)[:40]!r} is neither 'person' nor a bot "
-                f"({', '.join(bot_names())})",
-            )
-        seats[s] = who
-    extra = sorted(set(raw_seats) - {str(s) for s in game.player_seats})
-    if extra:
-        raise ProtocolError(
-            "bad-seats",
-            f"{name} has no player seat {extra[0][:10]!r}; its seats: "
-            f"{', '.join(map(str, game.player_seats))}",
-        )
-    pace = _number(body.get("bot_pace", 1.0), "bot_pace", 0.0, MAX_PACE)
-    grace_raw = body.get("away_grace")
-    grace = None if grace_raw is None else _number(grace_raw, "away_grace", 0.0, MAX_GRACE)
-    stand_in = body.get("stand_in", "rules")
-    if not isinstance(stand_in, str) or stand_in not in bot_names():
-        raise ProtocolError("bad-table", f"stand_in is a bot: {', '.join(bot_names())}")
-    seed = body.get("seed")
-    if seed is None:
-        seed = secrets.token_hex(16)
-    elif not isinstance(seed, str | int) or isinstance(seed, bool) or len(str(seed)) > 64:
-        raise ProtocolError("bad-table", "seed is a string or a number (64 characters at most)")
-    return TableSpec(name, game.options.to_mapping(), seats, pace, grace, stand_in, str(seed))
-
-
-def _number(raw: object, what: str, low: float, high: float) -> float:
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or not low <= raw <= high:
-        raise ProtocolError("bad-table", f"{what} is a number of seconds from {low:g} to {high:g}")
-    return float(raw)
-
-
-def game_seed(seed: str, number: int) -> str:
-    """The seed of a table's game ``number``. A finished game's record shows its seed;
-    the next game's cannot be worked out from it without the table's own seed."""
-    return hashlib.sha256(f"{seed}/game/{number}".encode()).hexdigest()[:32]
-
-
 class LiveTable:
     """One table in memory. Every change happens under ``lock``: checked by the engine,
     committed to the log, then told to every listener."""
@@ -206,6 +142,10 @@ class LiveTable:
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self.recovering = False
+        """A commit failed: what is stored may differ from memory (the commit may have
+        landed after all), so the table takes nothing until it has read its log again."""
+        self._recovery: asyncio.Task[None] | None = None
         self._rebuild(data)
 
     # --- rebuilding from the store --------------------------------------------------------
@@ -213,6 +153,8 @@ class LiveTable:
     def _rebuild(self, data: TableData) -> None:
         self.game: Game = make_game(data.game, data.options)
         self.seed = data.seed
+        self.seed_chosen = data.seed_chosen
+        self.public = data.public
         self.bot_pace = data.bot_pace
         self.away_grace = data.away_grace
         self.stand_in = data.stand_in
@@ -224,13 +166,22 @@ class LiveTable:
             conns = old[sd.seat].conns if sd.seat in old and old[sd.seat].token == sd.token else 0
             self.seats[sd.seat] = Seat(sd.seat, sd.kind, sd.bot, sd.name, sd.token, conns, now)
         self.tokens: dict[str, tuple[str, int | None]] = dict(data.tokens)
+        self._replay(data.events, ended=data.status == ENDED)
+
+    def _replay(self, events: list[tuple[int, str, str, str]], ended: bool = False) -> None:
+        """The game part of the table from its log alone: every deal and action through
+        ``step`` again. ``events`` becomes the table's memory of what is committed, from
+        which a change whose commit failed is undone without the database."""
+        self.events = events
+        self.ended = ended
+        self.end_reason = "the table was ended" if ended else ""
         self.game_number = 0
         self.records: list[Record] = []
         self.runner = self._new_runner()
         self.seq = 0
         self.next_n = 0
         self._declined: set[tuple[int, int]] = set()
-        for n, kind, text, _actor in data.events:
+        for n, kind, text, _actor in events:
             self.next_n = n + 1
             if kind == "deal":
                 obj = json.loads(text)
@@ -244,22 +195,18 @@ class LiveTable:
                 self.records.append(self._record())
                 self.game_number += 1
                 self.runner = self._new_runner()
+            elif kind == "end":
+                self.ended = True
+                self.end_reason = text or "the table was ended"
+                continue
             else:
                 continue  # seat changes are kept in the seat rows; the log is their history
             self.seq += 1
+        self.shown_status = self.status
 
     def _new_runner(self) -> Table:
         agents = {s: _NotAsked() for s in self.game.player_seats}
         return Table(self.game, agents, game_seed(self.seed, self.game_number))
-
-    async def reload(self) -> None:
-        """Throw the memory away and read the table again (after a failed commit)."""
-        data = await asyncio.to_thread(self.hub.store.load, self.id)
-        if data is None:
-            return
-        self._rebuild(data)
-        self.broadcast()
-        self.schedule()
 
     # --- what the table is ------------------------------------------------------------------
 
@@ -269,6 +216,10 @@ class LiveTable:
 
     @property
     def status(self) -> str:
+        """The status of the table in memory, which may be ahead of what is committed
+        while a commit is under way: what is reported uses ``shown_status``."""
+        if self.ended:
+            return ENDED
         state = self.runner.state
         if state.phase is Phase.GAME_OVER:
             return OVER
@@ -292,10 +243,12 @@ class LiveTable:
         return self.runner.record({"table": self.id, "game_number": self.game_number})
 
     def record(self, number: int) -> Record:
-        """Finished game ``number``'s record; Refused if there is none (yet)."""
+        """Finished game ``number``'s record; Refused if there is none (yet). Read under
+        the table's lock (``record_now``) so that a game is not given out as finished
+        while its last action is still being committed."""
         if 0 <= number < len(self.records):
             return self.records[number]
-        if number == self.game_number and self.status == OVER:
+        if number == self.game_number and self.shown_status == OVER:
             return self._record()
         raise Refused("no-record", f"table {self.id} has no finished game {number}")
 
@@ -326,10 +279,13 @@ class LiveTable:
             "protocol": protocol.PROTOCOL, "table": self.id, "game": self.game.name,
             "title": self.game.title,
             "options": self.game.options.to_mapping(include_defaults=True),
-            "status": self.status, "seq": self.seq, "game_number": self.game_number,
+            "status": self.shown_status, "seq": self.seq, "game_number": self.game_number,
             "seats": self.seats_json(), "bot_pace": self.bot_pace,
             "away_grace": self.away_grace, "stand_in": self.stand_in,
-            "records": list(range(len(self.records) + (self.status == OVER))),
+            "seed": self.seed if self.seed_chosen else None,
+            "public": self.public,
+            "ended": self.end_reason or None,
+            "records": list(range(len(self.records) + (self.shown_status == OVER))),
         }
 
     def observation_for(self, seat: int | None) -> dict[str, Any]:
@@ -358,6 +314,8 @@ class LiveTable:
             "seq": self.seq,
             "game_number": self.game_number,
             "status": self.status,
+            "seed": self.seed if self.seed_chosen else None,
+            "ended": self.end_reason or None,
             "game": self.game.name,
             "title": self.game.title,
             "options": self.game.options.to_mapping(include_defaults=True),
@@ -402,21 +360,76 @@ class LiveTable:
         self, kind: str, text: str, actor: str, extra: Callable[[Session], None] | None = None
     ) -> None:
         """Append one event (and run ``extra`` in the same transaction); return only when
-        it is committed. On failure the table is reloaded from the store and Refused."""
+        it is committed. The caller has made the change in memory already (that is how the
+        new status is known) and tells nobody before this returns: on failure the game is
+        put back as its committed log left it, without the database (``_undo``), the
+        table goes into recovery, and Refused("not-stored") says so."""
+        if self.recovering:
+            self._undo()
+            raise Refused("not-stored", NOT_STORED)
         n = self.next_n
         status = self.status
         append = Append(self.id, n, kind, text, actor,
                         status if status != self.stored_status else None, extra)
         try:
             await asyncio.shield(self.hub.writer.submit(append))
-        except Exception:
-            await self.reload()
-            raise Refused(
-                "not-stored", "the server could not store this; the table was reloaded, "
-                "try again from the current view"
-            ) from None
+        except Exception as e:
+            _log.warning("table %s: event %d (%s) not stored: %s", self.id, n, kind,
+                         str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
+            self._undo()
+            self._recover()
+            raise Refused("not-stored", NOT_STORED) from None
+        self.events.append((n, kind, text, actor))
         self.next_n = n + 1
         self.stored_status = status
+        if kind in ("deal", "action", "rematch"):
+            self.seq += 1
+        self.shown_status = status
+
+    def _undo(self) -> None:
+        """Put the game back where the committed log left it (from memory)."""
+        self._replay(self.events, self.ended and self.stored_status == ENDED)
+
+    def _recover(self) -> None:
+        """Read the table again from the store, retrying with back-off while the store is
+        away; then tell everyone and let the bots carry on. Until then the table refuses
+        every change in a sentence (a commit that failed may have landed after all: only
+        the log can say)."""
+        self.recovering = True
+        if self._recovery is None or self._recovery.done():
+            self._recovery = self.hub.spawn(self._read_again())
+
+    async def _read_again(self) -> None:
+        delay = RETRY_FIRST
+        while not self._closed:
+            await asyncio.sleep(delay)
+            try:
+                data = await asyncio.to_thread(self.hub.store.load, self.id)
+            except Exception as e:
+                _log.info("table %s: the store is still away (%s); next try in %.1f s",
+                          self.id, type(e).__name__, min(delay * 2, RETRY_MOST))
+                delay = min(delay * 2, RETRY_MOST)
+                continue
+            async with self.lock:
+                if data is not None:
+                    try:
+                        self._rebuild(data)
+                    except Exception:
+                        _log.exception("table %s: its log no longer replays; set aside",
+                                       self.id)
+                        self.hub.set_aside_table(self.id, "its log does not replay")
+                        return
+                self.recovering = False
+                self.broadcast()
+                self.schedule()
+            _log.info("table %s: read again from the store; it takes moves again", self.id)
+            return
+
+    async def resend_view(self, listener: Listener) -> None:
+        """The current view again (after a stale action), under the lock: never a state
+        whose commit is still under way."""
+        async with self.lock:
+            self.send_view(listener)
 
     # --- people ---------------------------------------------------------------------------------
 
@@ -437,6 +450,13 @@ class LiveTable:
                 self.send_view(listener)
                 return
             s = self.seats[seat]
+            if s.kind == BOT:
+                # a bot's seat shows its hand to nobody: its token opens it again only
+                # once the host gives the seat back to a person
+                raise Refused("bot-seat", "a bot plays this seat now: ask the host to give "
+                              "it back to you, or for a new link")
+            if self.ended:
+                raise Refused("ended", f"this table is closed: {self.end_reason}")
             if s.name is None:
                 if not name:
                     raise Refused(
@@ -457,6 +477,7 @@ class LiveTable:
             self.schedule()
 
     async def _claim(self, s: Seat, name: str) -> None:
+        self._can_store()
         table_id, seat = self.id, s.seat
 
         def claim(session: Session) -> None:
@@ -481,8 +502,22 @@ class LiveTable:
                 s.conns -= 1
                 if s.conns == 0:
                     s.away_since = time.monotonic()
-                    self.broadcast()
-                    self.schedule()
+                    # told under the lock: a change whose commit is under way is not
+                    # shown before it is stored
+                    self.hub.spawn(self._announce())
+
+    async def _announce(self) -> None:
+        async with self.lock:
+            self.broadcast()
+            self.schedule()
+
+    def _can_store(self) -> None:
+        """Refuse a change now, before anything is made, while the table is recovering
+        or closed."""
+        if self.recovering:
+            raise Refused("not-stored", NOT_STORED)
+        if self.ended:
+            raise Refused("ended", f"this table is closed: {self.end_reason}")
 
     async def act(self, listener: Listener, seq: int, text: str) -> None:
         """A person's action: refused (to this listener only) unless it is for the view the
@@ -495,6 +530,7 @@ class LiveTable:
                 raise Refused(
                     "bot-seat", f"a bot plays seat {seat.seat} now; the host can give it back"
                 )
+            self._can_store()
             if self.status == WAITING:
                 raise Refused("waiting", "the game has not started: seats are still open")
             if seq != self.seq:
@@ -515,10 +551,9 @@ class LiveTable:
                         "not-yours",
                         f"seat {seat.seat} does not choose for seat {action.seat} now",
                     )
-                step(state, action)
+                step(state, action)  # in memory only; undone if the commit fails
             except IllegalAction as e:
                 raise Refused("illegal", str(e), rule=e.rule, allowed=e.allowed) from None
-            self.seq += 1
             await self._commit("action", str(action), f"seat {seat.seat} ({seat.name})")
             self.broadcast()
             self.schedule()
@@ -535,8 +570,11 @@ class LiveTable:
                     "bad-seat", f"seat {seat} is not a player seat at this table "
                     f"({', '.join(map(str, self.game.player_seats))})"
                 )
+            self._can_store()
             table_id = self.id
             out: dict[str, Any] = {"seat": seat}
+            if do == "return" and s.kind == BOT and s.token is None:
+                do = "open"  # a bot's seat from the start: a person takes it by a new link
             if do == "bot":
                 name = bot or "rules"
                 try:
@@ -551,6 +589,8 @@ class LiveTable:
 
                 await self._commit("seat", json.dumps({"seat": seat, "bot": name}), "host", to_bot)
                 s.kind, s.bot = BOT, name
+                self._drop_seat_listeners(seat, "the host gave your seat to a bot; "
+                                          "ask the host to give it back")
             elif do == "return":
                 if s.kind == PERSON:
                     raise Refused("not-bot", f"seat {seat} is a person's seat already")
@@ -588,10 +628,7 @@ class LiveTable:
                 self.tokens[new_hash] = (SEAT, seat)
                 s.kind, s.bot, s.name, s.token, s.conns = PERSON, None, None, new_hash, 0
                 s.away_since = time.monotonic()
-                for listener in list(self.listeners):
-                    if listener.role == SEAT and listener.seat == seat:
-                        self.listeners.discard(listener)
-                        listener.close("the host opened this seat to someone else")
+                self._drop_seat_listeners(seat, "the host opened this seat to someone else")
                 out["token"] = token
             else:
                 raise Refused("bad-request", "do is one of: open, bot, return")
@@ -599,24 +636,48 @@ class LiveTable:
             self.schedule()
             return out
 
+    def _drop_seat_listeners(self, seat: int, reason: str) -> None:
+        """Close every socket on ``seat`` (it no longer sees that seat's hand)."""
+        for listener in list(self.listeners):
+            if listener.role == SEAT and listener.seat == seat:
+                self.listeners.discard(listener)
+                listener.close(reason)
+        self.seats[seat].conns = 0
+
     async def rematch(self) -> None:
         async with self.lock:
+            self._can_store()
             if self.status != OVER:
                 raise Refused("not-over", "a rematch follows a finished game")
             self.records.append(self._record())
             self.game_number += 1
             self.runner = self._new_runner()
-            self.seq += 1
             await self._commit("rematch", "", "host")
             self.broadcast()
             self.schedule()
+
+    async def end(self, reason: str, actor: str = "host") -> None:
+        """Close the table for good (its host's choice, or the server's limits): it takes
+        nothing more, and says why to everyone."""
+        async with self.lock:
+            await self._end(reason, actor)
+
+    async def _end(self, reason: str, actor: str) -> None:
+        self._can_store()
+        self.ended, self.end_reason = True, reason
+        await self._commit("end", reason, actor)
+        self.broadcast()
+        self.schedule()
 
     # --- bots and the dealer ----------------------------------------------------------------------
 
     def schedule(self) -> None:
         """Set the timer for the table's next move of its own (a deal, a bot's choice, a
         stand-in for a person away past the grace period), if any."""
-        if self._closed:
+        if self._closed or self.recovering or self.ended:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
             return
         if self._timer is not None:
             self._timer.cancel()
@@ -630,9 +691,7 @@ class LiveTable:
     def _fire(self) -> None:
         self._timer = None
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._auto())
-            self.hub.tasks.add(self._task)
-            self._task.add_done_callback(self.hub.tasks.discard)
+            self._task = self.hub.spawn(self._auto())
 
     def _next_delay(self) -> float | None:
         move = self._next_move()
@@ -646,6 +705,8 @@ class LiveTable:
         if state.phase is Phase.GAME_OVER:
             return None
         pace = self.bot_pace
+        if self.bots_only():
+            pace = max(pace, BOT_ONLY_PACE)
         if state.phase in (Phase.DEAL, Phase.SCORING):
             if state.hand_number < 0 and not self.filled():
                 return None
@@ -669,9 +730,12 @@ class LiveTable:
             return (max(due, pace), "stand-in", chooser)
         return None
 
+    def bots_only(self) -> bool:
+        return all(s.kind == BOT for s in self.seats.values())
+
     async def _auto(self) -> None:
         async with self.lock:
-            if self._closed:
+            if self._closed or self.recovering or self.ended:
                 return
             move = self._next_move()
             if move is None:
@@ -681,18 +745,28 @@ class LiveTable:
                 self.schedule()  # the person came back, or the grace is not over yet
                 return
             try:
+                if self.bots_only() and self.seq >= BOT_ONLY_MOVES:
+                    await self._end(f"a table of bots alone ends after {BOT_ONLY_MOVES} "
+                                    "moves", "server")
+                    return
                 if what == "deal":
                     await self._deal()
                 else:
                     await self._bot_move(what, seat)
             except Refused:
-                pass  # not stored: the table reloaded itself and will try again
+                return  # not stored: the table is recovering and carries on after it
+            except Exception:
+                # never a task that dies unseen: whatever failed, the table is read again
+                # from its log and its bots carry on from there
+                _log.exception("table %s: its own move failed at view %d", self.id, self.seq)
+                self._undo()
+                self._recover()
+                return
             self.broadcast()
             self.schedule()
 
     async def _deal(self) -> None:
-        deal = self.runner.deal()
-        self.seq += 1
+        deal = self.runner.deal()  # in memory only; undone if the commit fails
         dealer, cards = deal_to_record(deal)
         await self._commit("deal", json.dumps({"dealer": dealer, "deal": cards}), "dealer")
 
@@ -729,7 +803,6 @@ class LiveTable:
         if action is None:  # an out-of-turn chance let pass
             self._declined.add((self.seq, seat))
             return
-        self.seq += 1
         who = f"bot {name}" if s.kind == BOT else f"stand-in {name} for {s.name}"
         await self._commit("action", str(action), f"seat {seat} ({who})")
 
@@ -759,6 +832,10 @@ class LiveTable:
             self._timer = None
 
 
+def _hash_of(token: str | None) -> str | None:
+    return None if token is None else token_hash(token)
+
+
 def _empty_observation(game: Game, state: State, seat: int | None) -> Observation:
     n = game.num_seats
     return Observation(
@@ -778,27 +855,88 @@ class Hub:
         """Seconds a search bot at these tables thinks per decision (see ``Bot.think``)."""
         self.writer = Writer(store)
         self.tables: dict[str, LiveTable] = {}
+        self.set_aside: dict[str, str] = {}
+        """Tables whose log cannot be replayed, and why: never served, never fatal."""
         self.tasks: set[asyncio.Task[None]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
 
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """A task of the hub's: kept until done, cancelled at close, and its failure
+        logged (never a task exception that nobody retrieves)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("a table task failed", exc_info=task.exception())
+
     async def start(self) -> None:
-        """Rebuild every table that is not over, so their bots carry on."""
-        ids = await asyncio.to_thread(self.store.table_ids, (WAITING, PLAYING))
+        """Start serving at once; the tables under way are read again in the background
+        (so that their bots carry on), waiting tables when someone asks for them. A
+        table whose log does not replay is set aside, never fatal."""
+        self.spawn(self._load_playing())
+        self.spawn(self._housekeeping())
+
+    async def _load_playing(self) -> None:
+        try:
+            ids = await asyncio.to_thread(self.store.table_ids, (PLAYING,))
+        except Exception:
+            _log.exception("could not list the tables under way; they load when asked for")
+            return
         for table_id in ids:
             await self.get(table_id)
 
+    async def _housekeeping(self) -> None:
+        """Every so often: end the tables nobody has touched for ABANDONED_AFTER."""
+        while True:
+            await asyncio.sleep(HOUSEKEEPING_EVERY)
+            try:
+                ended = await asyncio.to_thread(self.store.expire, ABANDONED_AFTER)
+            except Exception as e:
+                _log.warning("housekeeping: the store did not answer (%s)", e)
+                continue
+            for table_id in ended:
+                table = self.tables.pop(table_id, None)
+                if table is not None:
+                    table.close()
+                    for listener in list(table.listeners):
+                        listener.close("this table was closed: nobody played at it for "
+                                       "a long time")
+
+    def set_aside_table(self, table_id: str, reason: str) -> None:
+        self.set_aside[table_id] = reason
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close()
+            for listener in list(table.listeners):
+                listener.close(f"this table cannot be served: {reason}")
+
     async def get(self, table_id: str) -> LiveTable | None:
+        """The table, loaded on first use; None if there is none, it is set aside, or the
+        id cannot be one (nothing else reaches the database)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if not valid_table_id(table_id) or table_id in self.set_aside:
+            return None
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
             table = self.tables.get(table_id)
-            if table is None:
+            if table is None and table_id not in self.set_aside:
                 data = await asyncio.to_thread(self.store.load, table_id)
                 if data is None:
                     return None
-                table = LiveTable(self, data)
+                try:
+                    table = await asyncio.to_thread(LiveTable, self, data)
+                except Exception as e:
+                    _log.exception("table %s: its log does not replay; set aside", table_id)
+                    self.set_aside[table_id] = (
+                        f"its log does not replay ({type(e).__name__}); the server's log "
+                        "has the details")
+                    return None
                 self.tables[table_id] = table
                 table.schedule()
         self._loading.pop(table_id, None)
@@ -806,17 +944,19 @@ class Hub:
 
     async def create(self, spec: TableSpec) -> tuple[LiveTable, dict[str, Any]]:
         """A new table; returns it and its tokens (host, spectator, one per person seat),
-        which exist nowhere else: only their hashes are stored."""
+        which exist nowhere else: only their hashes are stored. A bot's seat has no
+        token: nobody sees its hand (the host gives it to a person by a new link)."""
         table_id = secrets.token_urlsafe(9)
         host = secrets.token_urlsafe(24)
         spectator = secrets.token_urlsafe(24)
-        seat_tokens = {s: secrets.token_urlsafe(24) for s in spec.seats}
+        seat_tokens = {s: secrets.token_urlsafe(24) for s, who in spec.seats.items()
+                       if who == PERSON}
 
         def job(s: Session) -> None:
             s.add(TableRow(
                 id=table_id, game=spec.game, options=spec.options, seed=spec.seed,
                 bot_pace=spec.bot_pace, away_grace=spec.away_grace, stand_in=spec.stand_in,
-                status=WAITING,
+                status=WAITING, seed_chosen=spec.seed_chosen, public=spec.public,
             ))
             s.flush()
             s.add(TokenRow(hash=token_hash(host), table_id=table_id, role=HOST))
@@ -827,7 +967,7 @@ class Hub:
             for seat, who in spec.seats.items():
                 s.add(SeatRow(
                     table_id=table_id, seat=seat, kind=PERSON if who == PERSON else BOT,
-                    bot=None if who == PERSON else who, token=token_hash(seat_tokens[seat]),
+                    bot=None if who == PERSON else who, token=_hash_of(seat_tokens.get(seat)),
                 ))
 
         await self.writer.submit(job)
@@ -836,19 +976,19 @@ class Hub:
             spec.stand_in, WAITING,
             [
                 SeatData(seat, PERSON if who == PERSON else BOT, None if who == PERSON else who,
-                         None, token_hash(seat_tokens[seat]))
+                         None, _hash_of(seat_tokens.get(seat)))
                 for seat, who in spec.seats.items()
             ],
             {token_hash(host): (HOST, None), token_hash(spectator): (SPECTATOR, None),
              **{token_hash(t): (SEAT, s) for s, t in seat_tokens.items()}},
+            seed_chosen=spec.seed_chosen, public=spec.public,
         )
         table = LiveTable(self, data)
         self.tables[table_id] = table
         table.schedule()
         tokens = {
             "host": host, "spectator": spectator,
-            "seats": {str(s): t for s, t in seat_tokens.items() if spec.seats[s] == PERSON},
-            "bot_seats": {str(s): t for s, t in seat_tokens.items() if spec.seats[s] != PERSON},
+            "seats": {str(s): t for s, t in seat_tokens.items()},
         }
         return table, tokens
 

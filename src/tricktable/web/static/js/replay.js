@@ -1,79 +1,197 @@
 // The replay viewer: a record (uploaded, or a finished game of a table) stepped through
 // hand by hand, trick by trick, action by action, with every hand open or as one seat saw it.
+// The server answers a record's outline (its hands and their results) first, then one hand's
+// frames at a time, asked for when the person moves to that hand (docs/protocol.md).
 
 import { arrange, cardElement } from "./cards.js";
 import { drawFelt, lowHand, trumpOf } from "./felt.js";
 import { scoreSheet } from "./scoresheet.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { text: null, data: null, at: 0 };
+const KEEP_HANDS = 12; // hands' frames kept in memory; the others are asked for again
+const BUSY_TRIES = 6; // a busy server is asked again this many times, a second or so apart
+
+const state = {
+  text: null, // the record
+  outline: null, // the server's outline: the game's facts, hands, results
+  starts: [], // per hand (from 0), the game-wide index of its first moment
+  total: 0, // moments in the whole game
+  frames: new Map(), // "view/hand" -> that hand's frames
+  hand: 1, // the hand shown (from 1) and the moment in it
+  at: 0,
+  wanted: 0, // the latest move asked for: an answer to an earlier one is not shown
+};
 
 function seatLabel(seat) {
-  const name = state.data.players[String(seat)];
+  const name = state.outline.players[String(seat)];
   return name ? `${name} (seat ${seat})` : `seat ${seat}`;
 }
 
 function sideLabel(key) {
-  const name = state.data.sides[key] || key;
+  const name = state.outline.sides[key] || key;
   const m = /^seat (\d+)$/.exec(name);
   return m ? seatLabel(Number(m[1])) : name;
 }
 
-async function load(seat) {
-  $("error").textContent = "";
-  const r = await fetch(`/api/replay?seat=${encodeURIComponent(seat)}`, { method: "POST", body: state.text });
-  const answer = await r.json();
-  if (!r.ok) {
-    $("error").textContent = answer.message || "the record could not be read";
-    return;
+const pause = (seconds) => new Promise((done) => setTimeout(done, 1000 * seconds));
+
+// the server's answer for ``query``; asks again while the server is busy replaying
+async function ask(query) {
+  for (let tries = 1; ; tries++) {
+    const r = await fetch(`/api/replay?${query}`, { method: "POST", body: state.text });
+    const answer = await r.json().catch(() => ({}));
+    if (r.status === 503 && tries < BUSY_TRIES) {
+      $("error").textContent = `${answer.message || "the server is busy"} (asking again)`;
+      await pause(Number(r.headers.get("retry-after")) || 1);
+      continue;
+    }
+    if (!r.ok) throw new Error(answer.message || "the record could not be read");
+    $("error").textContent = "";
+    return answer;
   }
-  const keepAt = state.data ? state.at : 0;
-  state.data = answer;
-  $("title").textContent = `Replay: ${answer.title}`;
-  const select = $("seat");
-  if (select.options.length === 1) {
-    for (const s of answer.player_seats) select.append(new Option(`as ${seatLabel(s)} saw it`, String(s)));
-  }
-  $("slider").max = String(answer.frames.length - 1);
-  $("viewer").hidden = false;
-  show(Math.min(keepAt, answer.frames.length - 1));
 }
 
-function show(at) {
-  const frames = state.data.frames;
-  state.at = Math.max(0, Math.min(at, frames.length - 1));
-  const f = frames[state.at];
+async function framesOf(hand) {
+  const view = $("seat").value;
+  const key = `${view}/${hand}`;
+  if (!state.frames.has(key)) {
+    const answer = await ask(`seat=${encodeURIComponent(view)}&hand=${hand}`);
+    state.frames.set(key, answer.frames);
+    if (state.frames.size > KEEP_HANDS) state.frames.delete(state.frames.keys().next().value);
+  }
+  return state.frames.get(key);
+}
+
+async function open() {
+  $("error").textContent = "";
+  state.outline = null;
+  state.frames.clear();
+  let outline;
+  try {
+    outline = await ask("seat=all");
+  } catch (e) {
+    $("error").textContent = e.message;
+    return;
+  }
+  state.outline = outline;
+  state.starts = [];
+  state.total = 0;
+  for (const h of outline.hands) {
+    state.starts.push(state.total);
+    state.total += h.moments;
+  }
+  $("title").textContent = `Replay: ${outline.title}`;
+  const select = $("seat");
+  if (select.options.length === 1) {
+    for (const s of outline.player_seats) select.append(new Option(`as ${seatLabel(s)} saw it`, String(s)));
+  }
+  $("slider").max = String(Math.max(0, state.total - 1));
+  if (!outline.hands.length) {
+    $("error").textContent = "the record holds no hand";
+    return;
+  }
+  $("viewer").hidden = false;
+  await go(1, 0);
+}
+
+// show moment ``at`` of hand ``hand`` (``at`` -1: its last), once its frames are here
+async function go(hand, at) {
+  if (!state.outline) return;
+  const ticket = ++state.wanted;
+  hand = Math.max(1, Math.min(hand, state.outline.hands.length));
+  let frames;
+  try {
+    frames = await framesOf(hand);
+  } catch (e) {
+    $("error").textContent = e.message;
+    return;
+  }
+  if (ticket !== state.wanted) return; // the person has moved on meanwhile
+  state.hand = hand;
+  state.at = at < 0 ? frames.length - 1 : Math.max(0, Math.min(at, frames.length - 1));
+  draw(frames[state.at]);
+}
+
+function draw(f) {
   const obs = f.observation;
   const info = obs.info || {};
-  const view = state.data.view;
-  $("slider").value = String(state.at);
-  $("label").textContent = `${f.label} (${state.at + 1} of ${frames.length})`;
+  const view = $("seat").value;
+  const moment = state.starts[state.hand - 1] + state.at;
+  $("slider").value = String(moment);
+  $("label").textContent = `${f.label} (${moment + 1} of ${state.total})`;
   $("facts").textContent = [info.contract && `contract ${info.contract}`, info.declarer !== undefined && info.declarer !== null && `declarer ${seatLabel(info.declarer)}`,
     Array.isArray(info.bids) && `bids ${info.bids.map((b) => (b && typeof b === "object" ? b.tricks : b ?? "–")).join(", ")}`].filter(Boolean).join(" · ");
-  const viewer = view === "all" ? null : view;
+  const viewer = view === "all" ? null : Number(view);
+  const game = state.outline.game;
+  // after a trick's last card the engine's table is already clear for the next trick: the
+  // frame carries the trick just completed, drawn as the felt draws a last trick
+  const shown = f.last_trick ? { ...obs, tricks: [f.last_trick] } : obs;
   drawFelt($("felt"), {
-    game: state.data.game, info, obs, around: f.around, viewer: viewer ?? f.around[0],
+    game, info, obs: shown, around: f.around, viewer: viewer ?? f.around[0],
     seatsMeta: {}, seatLabel, bidText: () => "", toAct: obs.to_act, clickable: new Map(),
-    onPlay: () => {}, showLastTrick: false, allOpen: view === "all",
+    onPlay: () => {}, showLastTrick: Boolean(f.last_trick), allOpen: viewer === null,
   });
   const hand = $("hand");
   hand.replaceChildren();
   if (viewer !== null) {
-    for (const c of arrange(obs.hand, trumpOf(state.data.game, info), lowHand(state.data.game, info))) hand.append(cardElement(c));
+    for (const c of arrange(obs.hand, trumpOf(game, info), lowHand(game, info))) hand.append(cardElement(c));
   }
-  $("sheet").replaceChildren(scoreSheet(f.results, state.data.sides, sideLabel));
+  $("sheet").replaceChildren(scoreSheet(state.outline.results.slice(0, f.scored), state.outline.sides, sideLabel));
 }
 
-// the next moment at which ``test`` holds, going ``dir`` (+1 or -1)
-function seek(dir, test) {
-  const frames = state.data.frames;
-  let i = state.at + dir;
-  while (i > 0 && i < frames.length - 1 && !test(frames[i], frames[i - dir])) i += dir;
-  show(i);
+// the frames of the hand shown, in the view chosen (null while they are on their way)
+function here() {
+  return state.frames.get(`${$("seat").value}/${state.hand}`) || null;
 }
 
-const trickEnds = (f, before) => f.tricks_done !== before.tricks_done || f.hand !== before.hand;
-const handStarts = (f, before) => f.hand !== before.hand;
+function step(dir) {
+  const frames = here();
+  if (!frames) return null;
+  const at = state.at + dir;
+  if (at >= 0 && at < frames.length) go(state.hand, at);
+  else if (dir > 0 && state.hand < state.outline.hands.length) go(state.hand + 1, 0);
+  else if (dir < 0 && state.hand > 1) go(state.hand - 1, -1);
+}
+
+// the next trick's end (its last card played), or the next hand's deal
+function trickOn() {
+  const frames = here();
+  if (!frames) return null;
+  for (let i = state.at + 1; i < frames.length; i++) {
+    if (frames[i].tricks_done !== frames[i - 1].tricks_done) return go(state.hand, i);
+  }
+  if (state.hand < state.outline.hands.length) return go(state.hand + 1, 0);
+  return go(state.hand, -1);
+}
+
+// the previous trick's end, or this hand's deal, or the previous hand's end
+function trickBack() {
+  const frames = here();
+  if (!frames) return null;
+  for (let i = state.at - 1; i > 0; i--) {
+    if (frames[i].tricks_done !== frames[i - 1].tricks_done) return go(state.hand, i);
+  }
+  if (state.at > 0) return go(state.hand, 0);
+  if (state.hand > 1) return go(state.hand - 1, -1);
+  return null;
+}
+
+function handOn() {
+  if (state.hand < state.outline.hands.length) go(state.hand + 1, 0);
+  else go(state.hand, -1);
+}
+
+function handBack() {
+  if (state.at > 0 || state.hand === 1) go(state.hand, 0);
+  else go(state.hand - 1, 0);
+}
+
+// a moment of the whole game (the slider) as a hand and a moment in it
+function goToMoment(moment) {
+  let hand = 1;
+  while (hand < state.starts.length && state.starts[hand] <= moment) hand++;
+  go(hand, moment - state.starts[hand - 1]);
+}
 
 function setUp() {
   $("file").addEventListener("change", async () => {
@@ -84,22 +202,20 @@ function setUp() {
       return;
     }
     state.text = await file.text();
-    state.data = null;
-    await load($("seat").value);
+    await open();
   });
-  $("seat").addEventListener("change", () => load($("seat").value));
-  $("step-on").addEventListener("click", () => show(state.at + 1));
-  $("step-back").addEventListener("click", () => show(state.at - 1));
-  $("trick-on").addEventListener("click", () => seek(1, trickEnds));
-  $("trick-back").addEventListener("click", () => seek(-1, trickEnds));
-  $("hand-on").addEventListener("click", () => seek(1, handStarts));
-  $("hand-back").addEventListener("click", () => seek(-1, handStarts));
-  $("slider").addEventListener("input", () => show(Number($("slider").value)));
+  $("seat").addEventListener("change", () => go(state.hand, state.at));
+  $("step-on").addEventListener("click", () => step(1));
+  $("step-back").addEventListener("click", () => step(-1));
+  $("trick-on").addEventListener("click", trickOn);
+  $("trick-back").addEventListener("click", trickBack);
+  $("hand-on").addEventListener("click", handOn);
+  $("hand-back").addEventListener("click", handBack);
+  $("slider").addEventListener("input", () => goToMoment(Number($("slider").value)));
   document.addEventListener("keydown", (e) => {
-    if (!state.data || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    const keys = { ArrowRight: () => show(state.at + 1), ArrowLeft: () => show(state.at - 1),
-      PageDown: () => seek(1, trickEnds), PageUp: () => seek(-1, trickEnds),
-      End: () => seek(1, handStarts), Home: () => seek(-1, handStarts) };
+    if (!state.outline || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    const keys = { ArrowRight: () => step(1), ArrowLeft: () => step(-1),
+      PageDown: trickOn, PageUp: trickBack, End: handOn, Home: handBack };
     if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
   });
   const from = new URLSearchParams(location.hash.slice(1));
@@ -112,7 +228,7 @@ function setUp() {
       }
       state.text = await r.text();
       $("open-record").hidden = true;
-      await load("all");
+      await open();
     });
   }
 }
