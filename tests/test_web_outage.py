@@ -296,3 +296,27 @@ def test_bot_seats_have_no_token_and_a_chosen_seed_is_shown(tmp_path: Any) -> No
         await hub.close()
 
     asyncio.run(run())
+
+
+def test_requests_while_the_database_is_away_are_answered_503_in_a_sentence(
+    tmp_path: Any,
+) -> None:
+    from starlette.testclient import TestClient
+
+    from tricktable.web.app import create_app
+
+    store = FlakyStore(f"sqlite:///{tmp_path / 'away.db'}")
+    with TestClient(create_app(store=store)) as client:
+        made = client.post("/api/tables", json={"game": "spades"})
+        assert made.status_code == 201
+        store.down = True
+        for answer in (client.get("/api/tables"),
+                       client.post("/api/tables", json={"game": "spades"}),
+                       client.get("/api/tables/AAAAAAAAAAAA")):
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["error"] == "store-away"
+            assert "nothing was lost" in answer.json()["message"]
+        # a table already in memory is still shown
+        assert client.get(f"/api/tables/{made.json()['table']}").status_code == 200
+        store.down = False
+        assert client.get("/api/tables").status_code == 200

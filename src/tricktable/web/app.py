@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -31,7 +32,7 @@ from .protocol import ProtocolError, RateLimit, parse_client_message
 from .replay import ReplayBusy, ReplayTooLarge, replay_json, run_replay
 from .spec import table_spec
 from .store import Store
-from .tables import SPECTATOR, Hub, LiveTable, Refused
+from .tables import NOT_STORED_READ, SPECTATOR, Hub, LiveTable, Refused, StoreAway
 
 MAX_BODY = 16 * 1024
 OUTBOX_LIMIT = 512
@@ -78,6 +79,15 @@ def _address(connection: Request | WebSocket) -> str:
     """The client's address (behind a proxy, uvicorn's --proxy-headers sets it from
     X-Forwarded-For for trusted proxies)."""
     return connection.client.host if connection.client else "unknown"
+
+
+async def _store_away(request: Request, exc: Exception) -> Response:
+    """The database being away is not a defect: 503, try again (nothing was changed)."""
+    _log.warning("%s %s: the database did not answer (%s)", request.method,
+                 request.url.path, type(exc).__name__)
+    away = _error(503, "store-away", NOT_STORED_READ)
+    away.headers["retry-after"] = "2"
+    return away
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
@@ -179,7 +189,12 @@ def create_app(
 
     async def table_of(request: Request) -> LiveTable | Response:
         hub, table_id = hub_of(request), request.path_params["table_id"]
-        table = await hub.get(table_id)
+        try:
+            table = await hub.get(table_id)
+        except StoreAway as e:
+            away = _error(503, "store-away", str(e))
+            away.headers["retry-after"] = "2"
+            return away
         if table is None:
             reason = hub.set_aside.get(table_id)
             if reason is not None:
@@ -379,7 +394,13 @@ def create_app(
             return
         try:
             hub, table_id = hub_of(websocket), websocket.path_params["table_id"]
-            table = await hub.get(table_id)
+            try:
+                table = await hub.get(table_id)
+            except StoreAway as e:  # the client reconnects by itself, and finds it then
+                await websocket.send_text(protocol.dumps(
+                    {"type": "error", "code": "store-away", "message": str(e)}))
+                await websocket.close(code=1013)
+                return
             if table is None:
                 reason = hub.set_aside.get(table_id)
                 message = (f"this table cannot be served: {reason}" if reason
@@ -416,7 +437,7 @@ def create_app(
             WebSocketRoute("/ws/{table_id}", socket),
         ],
         lifespan=lifespan,
-        exception_handlers={Exception: _internal_error},
+        exception_handlers={SQLAlchemyError: _store_away, Exception: _internal_error},
     )
 
 

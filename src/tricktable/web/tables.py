@@ -54,6 +54,8 @@ HOST, SPECTATOR, SEAT = "host", "spectator", "seat"
 
 NOT_STORED = ("the table cannot save moves right now; nothing was lost. It takes moves "
               "again as soon as it can save them: try again in a moment")
+NOT_STORED_READ = ("the server cannot read its tables right now; nothing was lost: try "
+                   "again in a moment")
 RETRY_FIRST, RETRY_MOST = 0.25, 5.0
 """Seconds before the first and the longest wait between tries to read a table again
 after its store failed (doubling in between)."""
@@ -88,6 +90,10 @@ class Listener(Protocol):
     def send(self, text: str) -> None: ...
 
     def close(self, reason: str) -> None: ...
+
+
+class StoreAway(Exception):
+    """The database did not answer a read; nothing was changed (try again)."""
 
 
 class Refused(Exception):
@@ -926,7 +932,10 @@ class Hub:
         async with lock:
             table = self.tables.get(table_id)
             if table is None and table_id not in self.set_aside:
-                data = await asyncio.to_thread(self.store.load, table_id)
+                try:
+                    data = await asyncio.to_thread(self.store.load, table_id)
+                except Exception as e:
+                    raise StoreAway(NOT_STORED_READ) from e
                 if data is None:
                     return None
                 try:
