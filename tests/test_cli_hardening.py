@@ -16,6 +16,7 @@ import pytest
 
 from test_resume_keeps_everything import ctrl_c_as_at_a_terminal
 from tricktable import cli as cli_module
+from tricktable.engine.records import MAX_RECORD_BYTES
 from tricktable.play.display import plain
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -166,3 +167,101 @@ def test_ctrl_c_stops_a_simulation_with_workers_at_once() -> None:
     _, err = process.communicate(timeout=10)  # a hang fails here
     assert process.returncode == 130
     assert err.strip() == "tricktable: interrupted", err
+
+
+# --- every command that reads a record refuses a bad one in one line (issue 39) -----------
+
+RECORD_COMMANDS = {
+    "replay": ("replay",),
+    "replay --json": ("replay", "--json"),
+    "analyze": ("analyze",),
+    "analyze --hand 1": ("analyze", "--hand", "1"),
+    "play --resume": ("play", "--no-save", "--resume"),
+}
+
+
+def bad_records(tmp_path: Path) -> dict[str, tuple[Path, tuple[str, ...]]]:
+    """Bad records, each with the words its refusal must hold."""
+    source = (EXAMPLES / "paperless-spades-41-000.json").read_text()
+
+    def changed(name: str, change: object) -> Path:
+        obj = json.loads(source)
+        assert callable(change)
+        change(obj)
+        path = tmp_path / name
+        path.write_text(json.dumps(obj))
+        return path
+
+    def swap_two_cards_of_hand_2(obj: dict[str, list[dict[str, list[str]]]]) -> None:
+        actions = obj["hands"][1]["actions"]
+        actions[20], actions[21] = actions[21], actions[20]
+
+    def bad_card_in_hand_2(obj: dict[str, list[dict[str, list[str]]]]) -> None:
+        obj["hands"][1]["actions"][20] = "0: play ZZ"
+
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(source[: len(source) // 2])
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)  # sparse: no memory, no time
+    return {
+        "malformed JSON": (truncated, ("truncated.json ends early",)),
+        "huge": (huge, ("huge.json", "at most 8 MiB")),
+        "players key": (changed("key.json", lambda o: o["players"].update(x="Ann")),
+                        ("'players' has the key 'x'", "seat numbers")),
+        "players seat": (changed("seat.json", lambda o: o["players"].update({"4": "Ed"})),
+                         ("seat 4, but the players sit in seats 0, 1, 2, 3",)),
+        "players name": (changed("name.json", lambda o: o["players"].update({"0": 7})),
+                         ("must be a name (a string), not int",)),
+        "illegal later action": (
+            changed("illegal.json", swap_two_cards_of_hand_2),
+            ("hand 2, action 21 ('3: play JC')", "not seat 3's turn")),
+        "malformed later action": (
+            changed("malformed.json", bad_card_in_hand_2),
+            ("hand 2, action 21 ('0: play ZZ')", "'ZZ' is not a card")),
+    }
+
+
+@pytest.mark.parametrize("command", list(RECORD_COMMANDS))
+def test_every_record_reader_refuses_a_bad_record_in_one_line(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for problem, (path, words) in bad_records(tmp_path).items():
+        status, out, err = run_in_process(capsys, *RECORD_COMMANDS[command], str(path))
+        assert status == 2, (command, problem, err)
+        assert out == "" and len(err.splitlines()) == 1 and "Traceback" not in err, err
+        if command != "play --resume":  # the play command's refusals are not this issue's
+            words = (*words, path.name)
+        for word in words:
+            assert word in err, (command, problem, err)
+
+
+def test_analyze_refuses_a_hand_number_that_is_not_in_the_record(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = EXAMPLES / "paperless-spades-41-000.json"
+    for hand in ("0", "3", "-1"):
+        status, out, err = run_in_process(capsys, "analyze", "--hand", hand, str(record))
+        assert status == 2 and out == "", err
+        assert f"{record.name}: the record has hands 1 to 2, not {hand}" in err
+
+
+def test_analyze_shows_names_and_the_file_name_plain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tricktable import analysis
+    from tricktable.analysis import CardReview, HandReview
+
+    def reviewed(record: object, hands: object, progress: object) -> list[HandReview]:
+        card = CardReview(1, 1, "AS", [1, 3], 5, 4, ["KS"])  # the solver is not the point
+        return [HandReview(1, {"0+2": 8, "1+3": 5}, [card], [], {"1": 1, "3": 0})]
+
+    monkeypatch.setattr(analysis, "review_record", reviewed)
+    record = hostile_record(tmp_path)
+    named = tmp_path / "[bold]\x1b[2J.json"
+    record.rename(named)
+    status, out, err = run_in_process(capsys, "analyze", "--hand", "1", str(named))
+    assert status == 0, err
+    assert "\x1b" not in out + err and "\x07" not in out and "\u202e" not in out
+    assert "[bold]?[2J.json" in out
+    assert "seat 1 ?]0;pwned??[2J 1, seat 3 ?evil? 0" in out

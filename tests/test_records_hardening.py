@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,49 @@ def test_a_mutated_record_replays_correctly_or_is_refused_in_one_line(
         return
     # accepted: then it replays the same way again and survives a save and reload
     assert summary(replay(loads_record(record.dumps(), "again"))) == result
+
+
+# --- the players map (issue 39): seat numbers of the game to names of bounded length -------
+
+
+@pytest.mark.parametrize(
+    ("players", "says"),
+    [
+        ('["Ann"]', "'players' must be an object mapping seat numbers to names"),
+        ('{"x": "Ann"}', "'players' has the key 'x'; its keys are seat numbers"),
+        ('{"01": "Ann"}', "'players' has the key '01'"),
+        ('{"-1": "Ann"}', "'players' has the key '-1'"),
+        ('{"": "Ann"}', "'players' has the key ''"),
+        ('{"\\u0661": "Ann"}', "its keys are seat numbers"),  # an Arabic-Indic digit one
+        ('{"0": 7}', "the player of seat 0 must be a name (a string), not int"),
+        ('{"0": null}', "the player of seat 0 must be a name (a string), not NoneType"),
+        ('{"0": "' + "A" * 101 + '"}', "101 characters long; a name is at most 100"),
+    ],
+)
+def test_a_players_map_that_is_not_seats_to_names_is_refused_on_reading(
+    players: str, says: str
+) -> None:
+    with pytest.raises(RecordError, match=re.escape(says)) as refusal:
+        loads_record(HEAD + '"players": ' + players + "}", "probe.json")
+    assert str(refusal.value).startswith("probe.json: ") and "\n" not in str(refusal.value)
+
+
+def test_a_players_map_must_name_the_games_player_seats() -> None:
+    whist = json.loads((EXAMPLES / "dummy-whist-31-000.json").read_text())
+    whist["players"]["3"] = "Dummy"  # seat 3 is the dummy's: no player sits there
+    with pytest.raises(RecordError, match=r"seat 3, but the players sit in seats 0, 1, 2$"):
+        replay(loads_record(json.dumps(whist)))
+    three_b = json.loads((EXAMPLES / "3b-spades-21-000.json").read_text())
+    three_b["players"]["5"] = "Ed"  # 3B infers 4 players from the map: no seat 5
+    with pytest.raises(RecordError, match="seat 5, but the players sit in seats 0, 1, 2, 3"):
+        replay(loads_record(json.dumps(three_b)))
+    fewer = json.loads((EXAMPLES / "paperless-spades-41-000.json").read_text())
+    del fewer["players"]["3"]  # a seat left unnamed is allowed
+    replay(loads_record(json.dumps(fewer)))
+
+
+def test_a_record_built_in_code_is_checked_when_replayed() -> None:
+    record = load_record(RECORDS[0])
+    record.players = {"x": "Ann"}
+    with pytest.raises(RecordError, match="'players' has the key 'x'"):
+        replay(record)

@@ -13,21 +13,16 @@ against the defenders, or in the cut-throat games each seat against all the othe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-
 from .engine.actions import Bid, Play, Rebid, parse_action
 from .engine.cards import card_str
-from .engine.errors import RecordError
+from .engine.errors import RecordError, TricktableError
 from .engine.game import step
-from .engine.records import Record, deal_from_record, game_for_record
+from .engine.records import Record, deal_from_record, game_for_record, replay
 from .engine.state import Phase, State
 from .search.position import Move, Position, move_classes, position_of
 from .search.position import play as play_move
@@ -128,7 +123,7 @@ def _hand_states(record: Record, hand_index: int) -> Iterator[tuple[State, Any]]
                 if h == hand_index:
                     yield state, action
                 step(state, action)
-        except (ValueError, RecordError) as e:  # IllegalAction, NotationError are ValueErrors
+        except TricktableError as e:  # IllegalAction, NotationError, RecordError
             raise RecordError(f"{where}: {e}") from None
     yield state, None
 
@@ -360,8 +355,13 @@ def review_record(
     progress: Callable[[int, int, int, str], None] | None = None,
 ) -> list[HandReview]:
     """Reviews of the record's hands (1-based numbers; all by default). ``progress`` is
-    called with (hand, cards done, cards in the hand, what is being searched)."""
-    numbers = hands or list(range(1, len(record.hands) + 1))
+    called with (hand, cards done, cards in the hand, what is being searched).
+
+    The whole record is replayed first: a record with an illegal or malformed action
+    anywhere is refused (RecordError naming the hand, the action and the rule), whichever
+    hands are asked for."""
+    replay(record)
+    numbers = list(range(1, len(record.hands) + 1)) if hands is None else hands
     for n in numbers:
         if not 1 <= n <= len(record.hands):
             raise RecordError(f"the record has hands 1 to {len(record.hands)}, not {n}")
@@ -370,59 +370,3 @@ def review_record(
         out.append(review_hand(record, n - 1, partial(progress, n) if progress else None))
     return out
 
-
-def analyze_to_console(
-    record: Record, title: str, hand: int | None, seat: int | None, as_json: bool,
-    out: Console, err: Console,
-) -> None:
-    """The ``tricktable analyze`` command: reviews as rich tables or one JSON object, a
-    progress bar on standard error while solving."""
-    game = game_for_record(record)
-    if seat is not None and not 0 <= seat < game.num_seats:
-        raise RecordError(f"--seat {seat}: the seats of {game.name} are 0 to {game.num_seats - 1}")
-    with Progress(
-        TextColumn("hand {task.fields[hand]}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), TextColumn("{task.fields[doing]}"), console=err,
-        transient=True, disable=not err.is_terminal,
-    ) as bar:
-        task = bar.add_task("review", total=None, hand="", doing="")
-
-        def tick(n: int, done: int, total: int, doing: str) -> None:
-            bar.update(task, completed=done, total=total, hand=n, doing=doing)
-
-        reviews = review_record(record, [hand] if hand else None, tick)
-    if seat is not None:
-        for r in reviews:
-            r.cards = [c for c in r.cards if c.seat == seat]
-            r.nils = [n for n in r.nils if n.seat == seat]
-            r.thrown = {k: v for k, v in r.thrown.items() if k == str(seat)}
-    if as_json:
-        obj = {"game": record.game, "hands": [r.to_json() for r in reviews]}
-        out.file.write(json.dumps(obj, indent=1) + "\n")
-        return
-    names = record.players
-    for r in reviews:
-        table = Table(title=f"{game.title} — {title} — hand {r.hand}")
-        for column in ("trick", "seat", "card", "side", "before", "after", "cost"):
-            table.add_column(column, justify="right" if column != "card" else "left")
-        table.add_column("better")
-        for c in r.cards:
-            style = "bold red" if c.cost > 0 else None
-            table.add_row(
-                str(c.trick), str(c.seat), c.card, "+".join(map(str, c.side)), str(c.before),
-                str(c.after), str(c.cost) if c.cost else "", " ".join(c.better), style=style,
-            )
-        out.print(table)
-        par = ", ".join(f"seats {side} {tricks}" for side, tricks in r.par.items())
-        out.print(f"par from the first lead: {par}")
-        for n in r.nils:
-            where = (
-                f"; lost by {n.lost_at.card} (seat {n.lost_at.seat}, trick {n.lost_at.trick})"
-                if n.lost_at else ""
-            )
-            state = "makeable" if n.makeable else "not makeable"
-            out.print(f"nil of seat {n.seat}: {state}, {'made' if n.made else 'set'}{where}")
-        thrown = ", ".join(
-            f"seat {s}{' ' + names[s] if s in names else ''} {t}" for s, t in r.thrown.items()
-        )
-        out.print(f"tricks thrown away: {thrown}")

@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -25,8 +25,12 @@ from . import __version__
 from .bots import DEFAULT_THINK
 from .engine.errors import OptionError, RecordError, TricktableError
 from .engine.game import Game, game_class, game_names
-from .engine.records import load_record, replay, summary
+from .engine.records import Record, load_record, replay, summary
 from .play.display import plain, shown, words
+
+if TYPE_CHECKING:
+    from .analysis import HandReview
+    from .engine.state import State
 
 app = typer.Typer(
     name="tricktable",
@@ -96,11 +100,7 @@ def replay_command(
     Exits with status 2 and a message naming the hand, the action and the rule when the
     record holds an illegal or malformed action; nothing is printed on standard output then.
     """
-    try:
-        record = load_record(file)
-        state = replay(record)
-    except RecordError as e:
-        fail(f"{file}: {e}")
+    record, state = _checked_record(file)
     result = summary(state)
     if as_json:
         sys.stdout.write(json.dumps(result, indent=1) + "\n")
@@ -131,6 +131,20 @@ def replay_command(
         stdout.print(f"Game over: {who} {result['winner']} wins.")
     else:
         stdout.print("The game is not finished; scores so far are shown.")
+
+
+def _checked_record(file: Path) -> tuple[Record, State]:
+    """The record in ``file`` and the state it replays to. A record that cannot be read or
+    does not replay is refused in one line naming the file (and the hand, the action and
+    the rule)."""
+    try:
+        record = load_record(file)  # its refusals begin with the file's name
+    except RecordError as e:
+        fail(str(e))
+    try:
+        return record, replay(record)
+    except RecordError as e:
+        fail(f"{file}: {e}")
 
 
 def _short(value: object) -> str:
@@ -260,12 +274,16 @@ def play_command(
                      "start one with 'tricktable play GAME'")
             if not resume_file and not _confirm(console, read, path):
                 return
-            record = load_record(path)
-            session_from_record(record)  # refuses malformed session fields up front
-            session = resumed_game(
-                record, path, seat, bots, seed_value, console, read, autosave=not no_save,
-                think=think or None,
-            )
+            try:
+                record = load_record(path)
+                session_from_record(record)  # refuses malformed session fields up front
+                session = resumed_game(
+                    record, path, seat, bots, seed_value, console, read,
+                    autosave=not no_save, think=think or None,
+                )
+            except (TricktableError, ValueError) as e:
+                message = str(e)  # said of the file, as replay and analyze say it
+                fail(message if message.startswith(str(path)) else f"{path}: {message}")
         else:
             if game_name is None:
                 fail("name a game to play (see 'tricktable games'), or --resume [FILE]")
@@ -441,14 +459,79 @@ def analyze_command(
     ] = False,
 ) -> None:
     """Double-dummy review: for every card played, the tricks the player's side could take
-    before and after it, the cards that cost tricks and the better ones; nils; par."""
-    from .analysis import analyze_to_console  # the solver is loaded only by this command
+    before and after it, the cards that cost tricks and the better ones; nils; par.
 
+    The whole record is checked first: one that does not replay is refused (status 2, one
+    line naming the file, the hand, the action and the rule), whatever --hand says.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from .analysis import review_record  # the solver is loaded only by this command
+
+    record, state = _checked_record(file)
+    game = state.game
+    if seat is not None and not 0 <= seat < game.num_seats:
+        fail(f"--seat {seat}: the seats of {game.name} are 0 to {game.num_seats - 1}")
     try:
-        record = load_record(file)
-        analyze_to_console(record, file.name, hand, seat, as_json, stdout, stderr)
+        with Progress(
+            TextColumn("hand {task.fields[hand]}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), TextColumn("{task.fields[doing]}"), console=stderr,
+            transient=True, disable=not stderr.is_terminal,
+        ) as bar:
+            task = bar.add_task("review", total=None, hand="", doing="")
+
+            def tick(n: int, done: int, total: int, doing: str) -> None:
+                bar.update(task, completed=done, total=total, hand=n, doing=doing)
+
+            reviews = review_record(record, None if hand is None else [hand], tick)
     except RecordError as e:
         fail(f"{file}: {e}")
+    if seat is not None:
+        for r in reviews:
+            r.cards = [c for c in r.cards if c.seat == seat]
+            r.nils = [n for n in r.nils if n.seat == seat]
+            r.thrown = {k: v for k, v in r.thrown.items() if k == str(seat)}
+    if as_json:
+        obj = {"game": record.game, "hands": [r.to_json() for r in reviews]}
+        sys.stdout.write(json.dumps(obj, indent=1) + "\n")
+        return
+    for r in reviews:
+        stdout.print(_review_table(game, file.name, r))
+        par = ", ".join(f"seats {side} {tricks}" for side, tricks in r.par.items())
+        stdout.print(f"par from the first lead: {par}")
+        for n in r.nils:
+            where = (
+                f"; lost by {n.lost_at.card} (seat {n.lost_at.seat}, trick {n.lost_at.trick})"
+                if n.lost_at else ""
+            )
+            verdict = "makeable" if n.makeable else "not makeable"
+            stdout.print(f"nil of seat {n.seat}: {verdict}, {'made' if n.made else 'set'}{where}")
+        thrown = ", ".join(
+            f"seat {s}" + (f" {shown(record.players[s])}" if s in record.players else "")
+            + f" {t}" for s, t in r.thrown.items()
+        )
+        stdout.print(f"tricks thrown away: {thrown}")
+
+
+def _review_table(game: Game, file_name: str, review: HandReview) -> Table:
+    """One hand's review, card by card; the cards that threw tricks away in red."""
+    table = Table(title=f"{game.title} — {shown(file_name)} — hand {review.hand}")
+    for column in ("trick", "seat", "card", "side", "before", "after", "cost"):
+        table.add_column(column, justify="right" if column != "card" else "left")
+    table.add_column("better")
+    for c in review.cards:
+        table.add_row(
+            str(c.trick), str(c.seat), c.card, "+".join(map(str, c.side)), str(c.before),
+            str(c.after), str(c.cost) if c.cost else "", " ".join(c.better),
+            style="bold red" if c.cost > 0 else None,
+        )
+    return table
 
 
 def _check_directory(path: Path) -> None:

@@ -12,7 +12,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,8 @@ MAX_NESTING = 16
 """Records are flat: an object of hands of lists of strings. Deeper JSON is refused."""
 MAX_NUMBER = 10**9
 MAX_TEXT = 10_000
+MAX_PLAYER_NAME = 100
+"""The longest player name a record holds (the web table's names are at most 40)."""
 
 
 @dataclass
@@ -128,30 +130,36 @@ def _without_surrogates(value: Any) -> Any:
 def load_record(path: str | Path) -> Record:
     """Read a record file. Raises RecordError saying what is wrong and where. Only regular
     files of at most MAX_RECORD_BYTES are read (never /dev/zero, a pipe or a folder)."""
+    return loads_record(read_text_file(path), str(path))
+
+
+def read_text_file(path: str | Path, limit: int = MAX_RECORD_BYTES,
+                   kind: str = "a record") -> str:
+    """The UTF-8 text of a small file: a record, or a JSON file that goes with records.
+    Raises RecordError naming ``path`` if it is not a regular file, is larger than
+    ``limit`` bytes (checked before reading) or is not UTF-8."""
     p = Path(path)
     try:
         with open(p, "rb") as f:
             info = os.fstat(f.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise RecordError(f"{p} is not a record file (it is not a regular file)")
-            if info.st_size > MAX_RECORD_BYTES:
-                raise RecordError(_too_large(p, info.st_size))
-            data = f.read(MAX_RECORD_BYTES + 1)
+                raise RecordError(f"{p} is not {kind} file (it is not a regular file)")
+            if info.st_size > limit:
+                raise RecordError(_too_large(p, info.st_size, limit, kind))
+            data = f.read(limit + 1)
     except OSError as e:
         raise RecordError(f"cannot read {p}: {e.strerror or e}") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(_too_large(p, len(data)))
+    if len(data) > limit:
+        raise RecordError(_too_large(p, len(data), limit, kind))
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise RecordError(f"{p} is not UTF-8 text (byte {e.start})") from None
-    return loads_record(text, str(p))
 
 
-def _too_large(source: object, size: int) -> str:
-    return (
-        f"{source} is {size / 1e6:.1f} MB; a record is at most {MAX_RECORD_BYTES // 2**20} MiB"
-    )
+def _too_large(source: object, size: int, limit: int = MAX_RECORD_BYTES,
+               kind: str = "a record") -> str:
+    return f"{source} is {size / 1e6:.1f} MB; {kind} is at most {limit / 2**20:g} MiB"
 
 
 def loads_record(text: str, source: str = "record") -> Record:
@@ -218,10 +226,12 @@ def parse_record(obj: Any, source: str = "record") -> Record:
     if not isinstance(options, dict):
         raise RecordError(f"{source}: 'options' must be an object")
     players = obj.get("players", {})
-    if not isinstance(players, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in players.items()
-    ):
-        raise RecordError(f"{source}: 'players' must map seats to names")
+    if not isinstance(players, dict):
+        raise RecordError(f"{source}: 'players' must be an object mapping seat numbers to "
+                          "names")
+    problem = players_problem(players)
+    if problem is not None:
+        raise RecordError(f"{source}: {problem}")
     hands_obj = obj.get("hands", [])
     if not isinstance(hands_obj, list):
         raise RecordError(f"{source}: 'hands' must be a list")
@@ -249,13 +259,53 @@ def parse_record(obj: Any, source: str = "record") -> Record:
 # --- from records to states and back ------------------------------------------------------
 
 
+def players_problem(players: Mapping[str, object], seats: Sequence[int] | None = None
+                    ) -> str | None:
+    """What is wrong with a ``players`` map, or None: its keys are seat numbers ("0", "1",
+    ...: ASCII digits, no leading zero; among ``seats`` when given), its values names
+    (strings of at most MAX_PLAYER_NAME characters)."""
+    for key, name in players.items():
+        if not _is_seat_number(key):
+            return (f"'players' has the key {_quoted(key)}; its keys are seat numbers "
+                    '("0", "1", ...)')
+        if seats is not None and int(key) not in seats:
+            return (f"'players' names a player for seat {key}, but the players sit in seats "
+                    f"{', '.join(map(str, seats))}")
+        if not isinstance(name, str):
+            return (f"'players': the player of seat {key} must be a name (a string), not "
+                    f"{type(name).__name__}")
+        if len(name) > MAX_PLAYER_NAME:
+            return (f"'players': the name of seat {key}'s player is {len(name)} characters "
+                    f"long; a name is at most {MAX_PLAYER_NAME}")
+    return None
+
+
+def _is_seat_number(key: object) -> bool:
+    return (isinstance(key, str) and 0 < len(key) <= 3 and key.isascii() and key.isdigit()
+            and (key == "0" or not key.startswith("0")))
+
+
+def _quoted(text: object, limit: int = 20) -> str:
+    """A short quotation of a bad value, for a message."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
 def game_for_record(record: Record) -> Game:
-    try:
-        cls = game_class(record.game)
-        options = cls.infer_options(dict(record.options), record.players)
-        return make_game(record.game, options)
-    except OptionError as e:
-        raise RecordError(f"record options: {e}") from None
+    """The game a record is played in. RecordError if its options or its players do not
+    fit the game (a player's seat must be one of the game's player seats)."""
+    problem = players_problem(record.players)
+    if problem is None:
+        try:
+            cls = game_class(record.game)
+            options = cls.infer_options(dict(record.options), record.players)
+            game = make_game(record.game, options)
+        except OptionError as e:
+            raise RecordError(f"record options: {e}") from None
+        problem = players_problem(record.players, game.player_seats)
+    if problem is not None:
+        raise RecordError(problem)
+    return game
 
 
 def deal_from_record(game: Game, hand: HandRecord, where: str) -> Deal:

@@ -4,6 +4,12 @@ Each command reads the store, asks ``views`` for the numbers and prints them as 
 tables, or as one JSON object with ``--json`` (the same dicts the web pages get). Bad input
 (an unknown group or player, a bad date, a mark that breaks a rule, a bad record) is one
 line on standard error and exit status 2; nothing is changed then.
+
+Names, sessions, notes and groups come from records and from whoever can write to the
+database: nothing of them reaches the terminal as rich markup or a control code. Every
+line and table goes out through ``_show``, every text in it through ``_text`` (the
+terminal's one sanitiser, ``play.display.plain``); JSON escapes what the terminal would
+act on (``_print_json``).
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table
+from rich.text import Text
 
+from ..play.display import plain
 from .model import MARK_HELP, MARK_KINDS, LeagueError
 
 if TYPE_CHECKING:
@@ -36,7 +44,10 @@ league_app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-stdout = Console()
+_screen = Console(highlight=False)
+MAX_LINE = 4000
+"""A line or a table cell is cut there: its texts are bounded (a name is at most 100
+characters), this only keeps a broken database from flooding the terminal."""
 
 DbOption = Annotated[
     str | None,
@@ -48,10 +59,13 @@ GroupOption = Annotated[
     typer.Option("--group", "-g", help="The group (default: the only one there is)."),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+MAX_MAPPING_BYTES = 2**20
+"""The largest --players or --dates file read: tens of thousands of entries."""
 
 
 def _fail(message: str) -> typer.Exit:
-    print(f"tricktable league: {message}", file=sys.stderr)
+    """One line on standard error (its texts made plain, like everything shown); status 2."""
+    print(f"tricktable league: {' '.join(plain(message, MAX_LINE).split())}", file=sys.stderr)
     return typer.Exit(2)
 
 
@@ -102,7 +116,18 @@ def _run(action: Callable[[], None]) -> None:
 
 
 def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, indent=1, ensure_ascii=False) + "\n")
+    """``obj`` as JSON, readable (names as written), with every character the terminal
+    would act on or hide (those ``plain`` replaces: C1 codes, bidirectional overrides...)
+    escaped as ``\\uXXXX``. JSON escapes ESC, BEL and the other C0 codes itself."""
+    text = json.dumps(obj, indent=1, ensure_ascii=False)
+    sys.stdout.write("\n".join(map(_json_line, text.split("\n"))) + "\n")
+
+
+def _json_line(line: str) -> str:
+    if line.isprintable():
+        return line
+    return "".join(json.dumps(ch)[1:-1] if ch != "?" and plain(ch) == "?" else ch
+                   for ch in line)
 
 
 def _pct(x: float) -> str:
@@ -119,11 +144,40 @@ THREEB_LEGEND = (
 )
 
 
-def _table(title: str) -> Table:
-    return Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+def _text(value: object) -> Text:
+    """A text bound for the terminal as rich will show it: plain characters (no control
+    codes, bidirectional overrides or lone surrogates) and never markup."""
+    return Text(plain(value, MAX_LINE))
 
 
-def threeb_tables(rows: Sequence[dict[str, Any]], title: str) -> list[Table]:
+def _shown(value: RenderableType) -> RenderableType:
+    return _text(value) if isinstance(value, str) else value
+
+
+class _PlainTable(Table):
+    """A table whose title, headers and cells, given as str, are shown as plain text."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title=_text(title), box=box.SIMPLE_HEAD, pad_edge=False,
+                         padding=(0, 1))
+
+    def add_column(self, header: RenderableType = "", *args: Any, **kwargs: Any) -> None:
+        super().add_column(_shown(header), *args, **kwargs)
+
+    def add_row(self, *renderables: RenderableType | None, **kwargs: Any) -> None:
+        super().add_row(*(None if r is None else _shown(r) for r in renderables), **kwargs)
+
+
+def _show(item: str | _PlainTable, style: str | None = None) -> None:
+    """Everything the league prints goes out here: a line as plain text, or a table."""
+    _screen.print(_text(item) if isinstance(item, str) else item, style=style)
+
+
+def _table(title: str) -> _PlainTable:
+    return _PlainTable(title)
+
+
+def threeb_tables(rows: Sequence[dict[str, Any]], title: str) -> list[_PlainTable]:
     """The 3B score sheet as two tables that fit a terminal: the stars, then the tray."""
     stars, tray = _table(f"{title}: stars"), _table(f"{title}: the tray")
     for t in (stars, tray):
@@ -153,8 +207,8 @@ def threeb_tables(rows: Sequence[dict[str, Any]], title: str) -> list[Table]:
 
 def _print_threeb(rows: Sequence[dict[str, Any]], title: str) -> None:
     for table in threeb_tables(rows, title):
-        stdout.print(table)
-    stdout.print(THREEB_LEGEND, style="dim")
+        _show(table)
+    _show(THREEB_LEGEND, style="dim")
 
 
 # Columns of the per-game tables: (header, how to show a stats row); each game shows those
@@ -184,7 +238,7 @@ _BY_GAME["double-dummy-whist"] = _BY_GAME["dummy-whist"]
 _PARTNERSHIP = ("games", "wins", "avg score", "made/bid", "sets", "bags", "nils made/bid")
 
 
-def games_tables(rows: Sequence[dict[str, Any]], title: str) -> list[Table]:
+def games_tables(rows: Sequence[dict[str, Any]], title: str) -> list[_PlainTable]:
     """One table per game, with the columns that game's rules give a meaning (made/bid:
     contracts, the team's in partnership games; declarer: share of hands as declarer)."""
     tables = []
@@ -222,14 +276,16 @@ def import_command(
 ) -> None:
     """Add finished games from records. Importing a record again changes nothing."""
     from ..engine.errors import RecordError
-    from ..engine.records import load_record
+    from ..engine.records import load_record, read_text_file
     from .importer import import_records
 
     def read_json(path: Path, what: str) -> dict[str, str]:
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise _fail(f"{path}: cannot read the {what}: {e}") from None
+            obj = json.loads(read_text_file(path, MAX_MAPPING_BYTES, f"the {what}"))
+        except RecordError as e:  # not a regular file, too large, not UTF-8: names the file
+            raise _fail(f"cannot read the {what}: {e}") from None
+        except (ValueError, RecursionError) as e:
+            raise _fail(f"{path}: cannot read the {what}: {type(e).__name__}: {e}") from None
         if not isinstance(obj, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in obj.items()
         ):
@@ -253,8 +309,8 @@ def import_command(
             if as_json:
                 _print_json({"added": list(report.added), "already": list(report.already)})
             else:
-                stdout.print(f"{len(report.added)} games added to {group}, "
-                             f"{len(report.already)} already there.")
+                _show(f"{len(report.added)} games added to {group}, "
+                      f"{len(report.already)} already there.")
         _run(go)
 
 
@@ -278,8 +334,8 @@ def standings_command(
     if out["threeb"]:
         _print_threeb(out["threeb"], f"{name} — 3B/RTR, {period}")
     for table in games_tables(out["players"], f"{name}, {period}"):
-        stdout.print(table)
-    stdout.print(f"{out['games']} game(s) in {out['sessions']} session(s).")
+        _show(table)
+    _show(f"{out['games']} game(s) in {out['sessions']} session(s).")
 
 
 @league_app.command("card")
@@ -316,7 +372,7 @@ def card_command(
         _print_json({"group": name, **card})
         return
     for table in games_tables(card["games"], f"{person} in {name}"):
-        stdout.print(table)
+        _show(table)
     if card["threeb"]:
         rows = [{"rank": y, **line} for y, line in card["threeb_by_year"].items()]
         rows.append({"rank": "all", **card["threeb"]})
@@ -327,11 +383,11 @@ def card_command(
             table.add_column(col, justify="left" if col == "opponent" else "right")
         for h in card["head_to_head"]:
             table.add_row(h["opponent"], str(h["games"]), str(h["ahead"]), str(h["behind"]))
-        stdout.print(table)
+        _show(table)
     for m in card["marks"]:
-        stdout.print(f"{m['played']} {m['kind']}: {m['detail']}")
+        _show(f"{m['played']} {m['kind']}: {m['detail']}")
     if chart is not None:
-        stdout.print(f"Chart written to {chart}.")
+        _show(f"Chart written to {chart}.")
 
 
 @league_app.command("week")
@@ -358,13 +414,13 @@ def week_command(
     for g in out["games"]:
         table.add_row(g["played"], g["game"], g["session"], ", ".join(g["winners"]),
                       g["tray_person"] or "", g["key"][:12])
-    stdout.print(table)
+    _show(table)
     if out["threeb"]:
         _print_threeb(out["threeb"], "3B this week")
     for e in out["events"]:
-        stdout.print(f"{e['played']} {e['person']}: {e['kind']}"
-                     + (f" ({e['detail']})" if e["detail"] else "")
-                     + (f" x{e['count']}" if e["count"] > 1 else ""))
+        _show(f"{e['played']} {e['person']}: {e['kind']}"
+              + (f" ({e['detail']})" if e["detail"] else "")
+              + (f" x{e['count']}" if e["count"] > 1 else ""))
 
 
 @league_app.command("streaks")
@@ -389,7 +445,7 @@ def streaks_command(
     for s in out:
         table.add_row(str(s["rank"]), s["person"], str(s["length"]), s["start"], s["end"],
                       "going on" if s["ongoing"] else "")
-    stdout.print(table)
+    _show(table)
 
 
 @league_app.command("trays")
@@ -417,14 +473,14 @@ def trays_command(
                       else "", chit, t["carrier"] or "", str(t["trays"]),
                       f"{t['violator']}: {t['trays_owed']}" if t["violator"] else "",
                       str(t["carried"]) if t["carried"] else "", t["key"][:8])
-    stdout.print(table)
+    _show(table)
     if out["violator"]:
-        stdout.print(f"{out['violator']} (the violator) owes {out['trays_owed']} trays.")
+        _show(f"{out['violator']} (the violator) owes {out['trays_owed']} trays.")
     for person, n in out["decks_owed"].items():
-        stdout.print(f"{person} owes {n} new deck(s) of cards.")
+        _show(f"{person} owes {n} new deck(s) of cards.")
     for person, chits in out["chits_held"].items():
-        stdout.print(f"{person} holds {len(chits)} tray chit(s): "
-                     + ", ".join(f"{c['source']} ({c['earned']})" for c in chits))
+        _show(f"{person} holds {len(chits)} tray chit(s): "
+              + ", ".join(f"{c['source']} ({c['earned']})" for c in chits))
 
 
 @league_app.command("stakes")
@@ -453,9 +509,9 @@ def stakes_command(
     balance = out["balance"] if by_amount else out["points_balance"]
     for person, value in balance.items():
         table.add_row(person, f"{value:+.2f}")
-    stdout.print(table)
+    _show(table)
     for d in out["settle"]:
-        stdout.print(f"{d['debtor']} pays {d['creditor']} {d[unit]:.2f}")
+        _show(f"{d['debtor']} pays {d['creditor']} {d[unit]:.2f}")
 
 
 @league_app.command("sessions")
@@ -479,7 +535,7 @@ def sessions_command(
     for s in out:
         table.add_row(s["session"], s["played"], str(s["games"]),
                       ", ".join(f"{p} {'★' * n}" for p, n in s["stars"].items()))
-    stdout.print(table)
+    _show(table)
 
 
 @league_app.command("h2h")
@@ -505,7 +561,7 @@ def h2h_command(
     for h in out:
         table.add_row(h["first"], h["second"], str(h["games"]), str(h["first_ahead"]),
                       str(h["second_ahead"]))
-    stdout.print(table)
+    _show(table)
 
 
 @league_app.command("games")
@@ -533,7 +589,7 @@ def games_command(
         table.add_row(r["key"][:12], r["played"], r["session"], r["game"],
                       ", ".join(r["players"]), ", ".join(r["winners"]),
                       "; ".join(f"{m['kind']} {m['person']}" for m in r["marks"]))
-    stdout.print(table)
+    _show(table)
 
 
 @league_app.command("mark")
@@ -549,12 +605,17 @@ def mark_command(
     db: DbOption = None,
 ) -> None:
     """Add a mark to a game after it was played (bonehead, zero-buddy, chit, trays, decks)."""
-    from .model import Mark
+    from .model import MAX_NOTE, Mark, check_text
 
     if kind not in MARK_KINDS:
         raise _fail(f"unknown mark {kind!r}: a mark is one of {', '.join(MARK_KINDS)}")
     with _store(db) as store:
         def go() -> None:
-            store.add_mark(key, Mark(kind, person, note, named))
-            stdout.print(f"{kind} added for {person}.")
+            mark = Mark(
+                kind, check_text(person, "the person"),
+                check_text(note, "--note", MAX_NOTE) if note.strip() else "",
+                None if named is None else check_text(named, "--named"),
+            )
+            store.add_mark(key, mark)
+            _show(f"{kind} added for {mark.person}.")
         _run(go)

@@ -16,9 +16,9 @@ from datetime import date
 from typing import Protocol
 
 from ..engine.errors import RecordError
-from ..engine.records import Record
+from ..engine.records import Record, players_problem
 from .facts import game_facts
-from .model import GameEntry, LeagueError
+from .model import GameEntry, LeagueError, check_text
 
 
 def record_key(record: Record) -> str:
@@ -31,7 +31,11 @@ def record_key(record: Record) -> str:
 
 def people_of(record: Record, mapping: Mapping[str, str] | None) -> dict[int, str]:
     """Seat -> person. Without a mapping the record's names are the people; with one,
-    every name in the record must be in it."""
+    every name in the record must be in it. RecordError if the record's ``players`` is not
+    seat numbers to names."""
+    problem = players_problem(record.players)
+    if problem is not None:
+        raise RecordError(problem)
     out: dict[int, str] = {}
     for seat, name in record.players.items():
         if mapping is None:
@@ -46,7 +50,7 @@ def people_of(record: Record, mapping: Mapping[str, str] | None) -> dict[int, st
             )
         if not person.strip():
             raise LeagueError(f"seat {seat} has an empty player name")
-        out[int(seat)] = person.strip()
+        out[int(seat)] = check_text(person, f"the person of seat {seat}")
     people = list(out.values())
     if len(set(people)) < len(people):
         raise LeagueError(
@@ -116,10 +120,12 @@ def import_records(
     nothing."""
     if not group.strip():
         raise LeagueError("name the group the games were played in (--group)")
+    group = check_text(group, "the group's name")
+    session = check_text(session, "the session's name") if session.strip() else ""
     entries: list[tuple[GameEntry, str]] = []
     for source, record, played in records:
         try:
-            entry = entry_from_record(record, played, mapping, group.strip(), session)
+            entry = entry_from_record(record, played, mapping, group, session)
         except (LeagueError, RecordError) as e:
             raise LeagueError(f"{source}: {e}") from None
         entries.append((entry, record.dumps()))

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from ..engine.records import MAX_PLAYER_NAME
+
 THREEB = "3b-spades"
 PAPERLESS = "paperless-spades"
 
@@ -36,6 +38,25 @@ MARK_HELP = {
 class LeagueError(ValueError):
     """Bad league input (a mark that breaks a rule, an unknown player, a bad date). The
     message says which rule and what is allowed; nothing has been changed."""
+
+
+MAX_NAME = MAX_PLAYER_NAME
+"""The longest name of a person, group or session: as long as a record's player names."""
+MAX_NOTE = 1000
+
+
+def check_text(value: str, what: str, limit: int = MAX_NAME) -> str:
+    """``value`` stripped, if it is text (no lone surrogates: bytes typed on a terminal
+    that is not UTF-8) of 1 to ``limit`` characters; else LeagueError naming ``what``."""
+    text = value.strip()
+    if not text:
+        raise LeagueError(f"{what} cannot be empty")
+    if len(text) > limit:
+        raise LeagueError(f"{what} is {len(text)} characters long; at most {limit} are "
+                          "allowed")
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise LeagueError(f"{what} holds a byte that is not UTF-8 text")
+    return text
 
 
 @dataclass(frozen=True)
