@@ -211,6 +211,16 @@ def create_app(
     async def replay_page(request: Request) -> Response:
         return _page("replay.html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "icons" / "icon-192.png", media_type="image/png",
+                            headers={"cache-control": "max-age=86400"})
+
+    async def manifest(request: Request) -> Response:
+        # what a phone's "add to home screen" reads: the table opens like an app
+        return FileResponse(STATIC / "manifest.webmanifest",
+                            media_type="application/manifest+json",
+                            headers={"cache-control": "no-cache"})
+
     async def replay_record(request: Request) -> Response:
         """A record (the body) for the replay viewer: without ``?hand=N`` the game's facts,
         its hands and their results; with it hand N's frames. ``?seat=N`` for one seat's
@@ -424,6 +434,8 @@ def create_app(
             Route("/", index),
             Route("/play/{table_id}", play_page),
             Route("/replay", replay_page),
+            Route("/favicon.ico", favicon),
+            Route("/manifest.webmanifest", manifest),
             Route("/api/replay", replay_record, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/api/games", games),

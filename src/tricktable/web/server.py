@@ -12,6 +12,7 @@ import uvicorn
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..bots import DEFAULT_THINK
+from .addresses import addresses_to_open
 from .app import create_app
 from .store import ServingTaken, Store, default_url
 
@@ -82,12 +83,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
         store.close()
         detail = str(getattr(e, "orig", None) or e).splitlines()[0][:200]
         raise ServeError(f"--db: cannot use the database {_shown(url)}: {detail}") from None
-    shown_host = f"[{host}]" if ":" in host else host
-    address = f"http://{shown_host}:{port}/"
+    addresses = addresses_to_open(host, port)
     print(f"tricktable: database {_shown(url)}", file=sys.stderr)
-    print(f"tricktable: serving on {address} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    for link, who in addresses:
+        print(f"tricktable: serving on {link} ({who})", file=sys.stderr)
+    print("tricktable: Ctrl-C stops the server", file=sys.stderr, flush=True)
     if open_browser:
-        threading.Timer(1.0, webbrowser.open, [address]).start()
+        threading.Timer(1.0, webbrowser.open, [addresses[0][0]]).start()
     uvicorn.run(
         create_app(store=store, think=think), host=host, port=port, log_level="warning",
         ws_max_size=MAX_SOCKET_MESSAGE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
