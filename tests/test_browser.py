@@ -5,7 +5,7 @@ reload mid-trick and a server restart mid-hand change nothing, a phone fits, the
 viewer steps through a finished game, and no page ever holds a card its seat may not see,
 neither in its DOM nor in the messages it received.
 
-Screenshots of each game at its key moments go to ``screenshots/`` (see the README).
+Screenshots of each game at its key moments go to ``screenshots/`` (docs/development.md).
 """
 
 from __future__ import annotations

@@ -265,3 +265,14 @@ def test_analyze_shows_names_and_the_file_name_plain(
     assert "\x1b" not in out + err and "\x07" not in out and "\u202e" not in out
     assert "[bold]?[2J.json" in out
     assert "seat 1 ?]0;pwned??[2J 1, seat 3 ?evil? 0" in out
+
+
+def test_analyze_without_the_search_extra_says_which_extra_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli_module, "search_installed", lambda: False)
+    record = tmp_path / "game.json"
+    record.write_text("{}")
+    assert cli_module.run(["analyze", str(record)]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "tricktable[search]" in said[0]

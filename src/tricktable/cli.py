@@ -27,6 +27,7 @@ from .engine.errors import OptionError, RecordError, TricktableError
 from .engine.game import Game, game_class, game_names
 from .engine.records import Record, load_record, replay, summary
 from .play.display import plain, shown, words
+from .search import search_installed
 
 if TYPE_CHECKING:
     from .analysis import HandReview
@@ -472,6 +473,9 @@ def analyze_command(
         TimeElapsedColumn,
     )
 
+    if not search_installed():
+        fail("analyze reviews hands with the double-dummy solver, which needs the search "
+             "extra: pip install 'tricktable[search]'")
     from .analysis import review_record  # the solver is loaded only by this command
 
     record, state = _checked_record(file)

@@ -2,7 +2,7 @@
 
 It is the strongest bot measured for the game whose decisions stay quick enough to wait
 for: ``montecarlo`` (thinking 0.5 s a decision, p95 under 0.5 s) wherever duplicate play
-showed it beating ``rules`` with the 95% interval above zero (README, "Search bots"),
+showed it beating ``rules`` with the 95% interval above zero (docs/bots.md),
 ``rules`` everywhere else. ``--bots`` and the web lobby's seat choices still pick any bot.
 """
 

@@ -44,6 +44,7 @@ from ..engine.records import Record, load_record, replay
 from ..engine.state import Phase
 from ..games.dummy_hand_spades import MIRROR_RULE, SUICIDE_RULE
 from ..games.spades import VARIANT_RULES
+from ..search import search_installed
 from .display import shown, words
 from .table import SESSION_KEY, Agent, Table, resume, session_info
 
@@ -792,6 +793,9 @@ class TerminalGame:
 
     def judge_claim(self, args: list[str]) -> tuple[bool, str]:
         """Ask the solver whether the person's side takes the tricks claimed."""
+        if not search_installed():
+            return False, ("a claim is checked by the solver, which needs the search extra: "
+                           "pip install 'tricktable[search]'")
         from ..search.claims import judge_claim  # the solver loads only when claiming
 
         if len(args) > 1 or (args and not args[0].isdigit()):

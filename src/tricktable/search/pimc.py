@@ -11,9 +11,9 @@ play their best against it). Before that, and whenever a nil is still at stake, 
 bots play, as in montecarlo.
 
 Why only the endgame: the solver answers in milliseconds at eight cards a hand but takes
-seconds at thirteen (README, solver benchmark), and a decision weighs several choices in a
-dozen worlds. Why not with a nil at stake: the double-dummy line plays for the side's
-tricks, and a nil is won or lost by one seat's.
+seconds at thirteen (docs/benchmarks.md, the solver benchmark), and a decision weighs
+several choices in a dozen worlds. Why not with a nil at stake: the double-dummy line
+plays for the side's tricks, and a nil is won or lost by one seat's.
 
 It reads only its observation (the worlds come from the sampler); with a fixed number of
 worlds its choice follows from its seed and what it sees (tests/test_pimc.py deals the
