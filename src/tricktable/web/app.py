@@ -368,6 +368,33 @@ def create_app(
             result["url"] = f"{base}/play/{table.id}#token={result['token']}"
         return JSONResponse(result)
 
+    async def host_talk(request: Request) -> Response:
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        if not hub_of(request).host_allowed(table, _bearer(request)):
+            return _error(403, "not-host", "only the table's host (its host token) may do that")
+        try:
+            body = await _body(request, MAX_BODY)
+        except BodyTooLarge:
+            return _error(413, "too-large", f"a talk request is at most {MAX_BODY} bytes")
+        try:
+            obj = json.loads(body or b"{}")
+        except (ValueError, RecursionError):
+            return _error(400, "bad-json", "the body is one JSON object")
+        spectators, mute, unmute = (obj.get(k) if isinstance(obj, dict) else None
+                                    for k in ("spectators", "mute", "unmute"))
+        if (not isinstance(obj, dict) or (spectators is not None and
+                                          not isinstance(spectators, bool))
+                or any(v is not None and (type(v) is not int) for v in (mute, unmute))):
+            return _error(400, "bad-request", 'the body is {"spectators": true|false} or '
+                          '{"mute": SEAT} or {"unmute": SEAT}')
+        try:
+            result = await asyncio.shield(table.host_talk(spectators, mute, unmute))
+        except Refused as r:
+            return _error(409, r.code, r.message)
+        return JSONResponse(result)
+
     async def end_table(request: Request) -> Response:
         table = await table_of(request)
         if not isinstance(table, LiveTable):
@@ -424,6 +451,7 @@ def create_app(
             try:
                 await _serve_socket(table, conn, websocket, RateLimit(*rate), hello_timeout)
             finally:
+                table.forget_requests(conn)
                 table.leave(conn)
                 await conn.finish()
         finally:
@@ -446,6 +474,7 @@ def create_app(
             Route("/api/tables/{table_id}/seats/{seat}", host_seat, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
             Route("/api/tables/{table_id}/end", end_table, methods=["POST"]),
+            Route("/api/tables/{table_id}/talk", host_talk, methods=["POST"]),
             WebSocketRoute("/ws/{table_id}", socket),
         ],
         lifespan=lifespan,
@@ -458,6 +487,7 @@ async def _serve_socket(
     hello_timeout: float,
 ) -> None:
     opened = time.monotonic()
+    talk = RateLimit(protocol.CHAT_PER_SECOND, protocol.CHAT_BURST)
     while conn.closing is None:
         try:
             if conn.joined:
@@ -505,18 +535,33 @@ async def _serve_socket(
                 if conn.joined:
                     raise Refused("already", "this socket has said hello already")
                 try:
-                    await asyncio.shield(table.hello(conn, msg["token"], msg.get("name")))
+                    await asyncio.shield(table.hello(conn, msg["token"], msg.get("name"),
+                                                     msg.get("device")))
                 except Refused as r:
                     if r.code in ("bad-token", "bot-seat", "ended"):
                         conn.send(protocol.dumps(r.message_json()))
                         conn.close(r.message)
                         return
                     raise
-                conn.joined = True
+                conn.joined = True  # seated, or waiting to be let in: no hello timer
             elif kind == "action":
-                if not conn.joined:
-                    raise Refused("hello-first", "say hello with a token first")
+                if conn not in table.listeners:
+                    raise Refused("hello-first", "say hello with a token first (a device "
+                                  "waiting to be let in cannot act yet)")
                 await asyncio.shield(table.act(conn, msg["seq"], msg["action"]))
+            elif kind in ("say", "react"):
+                if conn not in table.listeners:
+                    raise Refused("hello-first", "say hello with a token first (a device "
+                                  "waiting to be let in cannot act yet)")
+                if not talk.allow():
+                    raise Refused("chat-rate", "a moment, please: at most a few chat "
+                                  "messages in a row, then one every two seconds")
+                await asyncio.shield(table.say(conn, msg.get("text"), msg.get("reaction")))
+            elif kind == "allow-device":
+                if conn not in table.listeners:
+                    raise Refused("hello-first", "say hello with a token first (a device "
+                                  "waiting to be let in cannot act yet)")
+                await asyncio.shield(table.allow_device(conn, msg["request"], msg["allow"]))
         except Refused as r:
             out = r.message_json()
             if kind == "action":

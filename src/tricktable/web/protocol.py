@@ -32,7 +32,20 @@ closed (a flood from one socket must not cost the other tables their time)."""
 FLOOD_CLOSE = 100
 """Refusals for rate in a row after which the socket is closed."""
 
-CLIENT_TYPES = ("hello", "action", "ping")
+CLIENT_TYPES = ("hello", "action", "ping", "say", "react", "allow-device")
+MAX_SAY = 200
+"""Characters in one chat message: a sentence or two at a card table."""
+REACTIONS = {
+    "well-played": "Well played!",
+    "oops": "Oops!",
+    "thinking": "Thinking…",
+    "thanks": "Thanks!",
+    "good-luck": "Good luck!",
+}
+"""The quick reactions, by name, and the words everyone sees."""
+CHAT_PER_SECOND, CHAT_BURST = 0.5, 5.0
+"""Chat messages a socket may send: a burst of five, then one every two seconds."""
+_DEVICE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
 class ProtocolError(Exception):
@@ -91,6 +104,13 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
             raise ProtocolError("bad-hello", "hello needs the seat's or spectators' token")
         if "name" in msg and msg["name"] is not None:
             msg["name"] = check_name(msg["name"])
+        device = msg.get("device")
+        if device is not None and (
+            not isinstance(device, str) or not 16 <= len(device) <= 100
+            or not set(device) <= _DEVICE_CHARS
+        ):
+            raise ProtocolError("bad-hello", "device is the browser's own key: 16 to 100 "
+                                "letters, digits, '-' or '_'")
         version = msg.get("protocol", PROTOCOL)
         if version != PROTOCOL:
             raise ProtocolError(
@@ -103,7 +123,37 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         action = msg.get("action")
         if not isinstance(action, str) or not action.strip():
             raise ProtocolError("bad-action", "an action carries 'action' in record notation")
+    elif kind == "say":
+        msg["text"] = check_chat(msg.get("text"))
+    elif kind == "react" and msg.get("reaction") not in REACTIONS:
+        raise ProtocolError("bad-reaction", f"a reaction is one of: {', '.join(REACTIONS)}")
+    elif kind == "allow-device" and (
+        not isinstance(msg.get("request"), str) or not isinstance(msg.get("allow"), bool)
+    ):
+        raise ProtocolError("bad-request",
+                            'allow-device carries "request" and "allow": true or false')
     return msg
+
+
+def check_chat(raw: object) -> str:
+    """A chat message: text of at most MAX_SAY characters, shown as text (never markup) by
+    every client; no control or direction-changing characters."""
+    if not isinstance(raw, str):
+        raise ProtocolError("bad-chat", "a chat message is text")
+    text = unicodedata.normalize("NFC", raw.strip())
+    if not text:
+        raise ProtocolError("bad-chat", "a chat message cannot be empty")
+    if len(text) > MAX_SAY:
+        raise ProtocolError("bad-chat", f"a chat message is at most {MAX_SAY} characters")
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cs", "Co", "Cn") or ch in _DIRECTION_CONTROLS:
+            raise ProtocolError("bad-chat", f"a chat message cannot hold U+{ord(ch):04X} "
+                                "(control characters are refused)")
+    return text
+
+
+_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class RateLimit:

@@ -17,8 +17,10 @@ import logging
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
@@ -63,6 +65,8 @@ BOT_ONLY_PACE = 0.2
 """Seconds a move at least, at a table of bots alone: nobody waits for it, and at pace 0
 it would write to the database as fast as it can for as long as it lasts."""
 BOT_ONLY_MOVES = 2000
+CHAT_KEPT = 100
+"""Chat lines a newcomer is shown (all are in the log)."""
 HOUSEKEEPING_EVERY = 600.0
 ABANDONED_AFTER = 14 * 24 * 3600.0
 """Seconds without a single event after which a table that is not over is ended."""
@@ -152,6 +156,9 @@ class LiveTable:
         """A commit failed: what is stored may differ from memory (the commit may have
         landed after all), so the table takes nothing until it has read its log again."""
         self._recovery: asyncio.Task[None] | None = None
+        self.device_requests: dict[str, tuple[Listener, int, str]] = {}
+        """Devices waiting for a seat's person to let them in: request id -> (the waiting
+        socket, the seat, the device's hash). Not stored: a request lasts as its socket."""
         self._rebuild(data)
 
     # --- rebuilding from the store --------------------------------------------------------
@@ -187,8 +194,16 @@ class LiveTable:
         self.seq = 0
         self.next_n = 0
         self._declined: set[tuple[int, int]] = set()
+        self.devices: dict[int, set[str]] = {}
+        """Per seat, the hashes of the devices its person plays it from (none: any)."""
+        self.muted: set[int] = set()
+        self.spectators_chat = False
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         for n, kind, text, _actor in events:
             self.next_n = n + 1
+            if kind in ("seat", "device", "chat", "talk"):
+                self._replay_table_talk(kind, json.loads(text))
+                continue
             if kind == "deal":
                 obj = json.loads(text)
                 deal = deal_from_record(
@@ -209,6 +224,28 @@ class LiveTable:
                 continue  # seat changes are kept in the seat rows; the log is their history
             self.seq += 1
         self.shown_status = self.status
+
+    def _replay_table_talk(self, kind: str, fact: dict[str, Any]) -> None:
+        """What the log says of devices, chat and its settings (the seats themselves are
+        in the seat rows)."""
+        seat = fact.get("seat")
+        if kind == "seat" and isinstance(seat, int):
+            if fact.get("open"):
+                self.devices.pop(seat, None)  # a new link: a new person, new devices
+            elif fact.get("device"):
+                self.devices.setdefault(seat, set()).add(str(fact["device"]))
+        elif kind == "device" and isinstance(seat, int):
+            self.devices.setdefault(seat, set()).add(str(fact["device"]))
+        elif kind == "chat":
+            self.chat.append(fact)
+        elif kind == "talk":
+            if "spectators" in fact:
+                self.spectators_chat = bool(fact["spectators"])
+            if isinstance(seat, int):
+                if fact.get("muted"):
+                    self.muted.add(seat)
+                else:
+                    self.muted.discard(seat)
 
     def _new_runner(self) -> Table:
         agents = {s: _NotAsked() for s in self.game.player_seats}
@@ -271,6 +308,8 @@ class LiveTable:
                 else seat.bot, "bot": seat.bot, "away": seat.away,
                 "open": seat.kind == PERSON and seat.name is None,
                 "stand_in": self._stand_in_now(seat),
+                "devices": seat.conns if seat.kind == PERSON else 0,
+                "muted": s in self.muted,
             })
         return out
 
@@ -439,8 +478,11 @@ class LiveTable:
 
     # --- people ---------------------------------------------------------------------------------
 
-    async def hello(self, listener: Listener, token: str, name: str | None) -> None:
-        """Seat ``listener`` by its token (a seat's, the spectators' or the host's)."""
+    async def hello(self, listener: Listener, token: str, name: str | None,
+                    device: str | None = None) -> None:
+        """Seat ``listener`` by its token (a seat's, the spectators' or the host's). A
+        claimed seat is bound to the device that claimed it (``device``, a key the browser
+        keeps): its link seats another device only when the seat's person allows it."""
         async with self.lock:
             found = self.tokens.get(token_hash(token))
             if found is None:
@@ -454,6 +496,8 @@ class LiveTable:
                     "role": SPECTATOR, "seat": None, "name": None,
                 }))
                 self.send_view(listener)
+                if self.spectators_chat:
+                    self._send_chat_log(listener)
                 return
             s = self.seats[seat]
             if s.kind == BOT:
@@ -463,26 +507,138 @@ class LiveTable:
                               "it back to you, or for a new link")
             if self.ended:
                 raise Refused("ended", f"this table is closed: {self.end_reason}")
+            device_hash = None if device is None else token_hash(device)
             if s.name is None:
                 if not name:
                     raise Refused(
                         "need-name", f"seat {seat} is yours: send hello again with a name"
                     )
-                await self._claim(s, name)
-            listener.role, listener.seat = SEAT, seat
-            self.listeners.add(listener)
-            s.conns += 1
-            listener.send(protocol.dumps({
-                "type": "welcome", "protocol": protocol.PROTOCOL, "table": self.id,
-                "role": SEAT, "seat": seat, "name": s.name,
-            }))
-            if s.conns == 1:
-                self.broadcast()  # no longer away: everyone sees it
-            else:
-                self.send_view(listener)
-            self.schedule()
+                await self._claim(s, name, device_hash)
+            elif self.devices.get(seat) and device_hash not in self.devices[seat]:
+                self._ask_for_device(listener, s, device_hash)
+                return
+            self._seat(listener, s)
 
-    async def _claim(self, s: Seat, name: str) -> None:
+    def _seat(self, listener: Listener, s: Seat) -> None:
+        listener.role, listener.seat = SEAT, s.seat
+        self.listeners.add(listener)
+        s.conns += 1
+        listener.send(protocol.dumps({
+            "type": "welcome", "protocol": protocol.PROTOCOL, "table": self.id,
+            "role": SEAT, "seat": s.seat, "name": s.name,
+        }))
+        if s.conns == 1:
+            self.broadcast()  # no longer away: everyone sees it
+        else:
+            self.send_view(listener)
+        self._send_chat_log(listener)
+        self.schedule()
+
+    def _ask_for_device(self, listener: Listener, s: Seat, device_hash: str | None) -> None:
+        """Another device opened a claimed seat's link: it waits, and the seat's person is
+        asked on the devices they play from. Nobody else is seated silently."""
+        if device_hash is None:
+            raise Refused("other-device", "this seat is held on another device; this browser "
+                          "did not say which device it is: reload the page")
+        if s.conns == 0:
+            raise Refused("other-device", "this seat is held on another device, which is not "
+                          "connected: open the link there, or ask the host for a new link")
+        request = secrets.token_urlsafe(8)
+        self.device_requests[request] = (listener, s.seat, device_hash)
+        for other in self.listeners:
+            if other.role == SEAT and other.seat == s.seat:
+                other.send(protocol.dumps({
+                    "type": "device-request", "request": request,
+                    "message": "Someone opened your seat's link on another device. Let them "
+                               "play your seat from there too?",
+                }))
+        listener.send(protocol.dumps({
+            "type": "refused", "code": "other-device", "waiting": True,
+            "message": "This seat is held on another device: its player has been asked to "
+                       "let this one in. Keep this page open.",
+        }))
+
+    async def allow_device(self, listener: Listener, request: str, allow: bool) -> None:
+        """The seat's person answers another device's request (from a device of theirs)."""
+        async with self.lock:
+            waiting = self.device_requests.get(request)
+            if waiting is None or listener.role != SEAT or listener.seat != waiting[1]:
+                raise Refused("no-request", "there is no such request for your seat")
+            other, seat, device_hash = self.device_requests.pop(request)
+            if not allow:
+                other.send(protocol.dumps({
+                    "type": "refused", "code": "device-refused",
+                    "message": "The seat's player did not let this device in.",
+                }))
+                other.close("the seat's player did not let this device in")
+                return
+            self._can_store()
+            await self._commit("device", json.dumps({"seat": seat, "device": device_hash}),
+                               f"seat {seat}")
+            self.devices.setdefault(seat, set()).add(device_hash)
+            self._seat(other, self.seats[seat])
+
+    def forget_requests(self, listener: Listener) -> None:
+        for request, (waiting, _, _) in list(self.device_requests.items()):
+            if waiting is listener:
+                del self.device_requests[request]
+
+    # --- talk at the table --------------------------------------------------------------------
+
+    async def say(self, listener: Listener, text: str | None, reaction: str | None) -> None:
+        """A chat line or a quick reaction from a seat (or a spectator, if the host lets
+        them): stored in the table's log (never in the game's record), then told to the
+        seats, and to the spectators if the host allows."""
+        async with self.lock:
+            self._can_store()
+            seat = listener.seat if listener.role == SEAT else None
+            if seat is None and not self.spectators_chat:
+                raise Refused("no-chat", "spectators watch quietly at this table")
+            if seat is not None and seat in self.muted:
+                raise Refused("muted", "the host has muted your chat at this table")
+            name = self.seat_label(seat) if seat is not None else "a spectator"
+            fact: dict[str, Any] = {"seat": seat, "name": name,
+                                    "at": datetime.now(UTC).isoformat(timespec="seconds")}
+            if reaction is not None:
+                fact.update(reaction=reaction, text=protocol.REACTIONS[reaction])
+            else:
+                fact["text"] = text
+            await self._commit("chat", json.dumps(fact), f"seat {seat}" if seat is not None
+                               else "spectator")
+            self.chat.append(fact)
+            message = protocol.dumps({"type": "chat", **fact})
+            for other in list(self.listeners):
+                if other.role == SEAT or self.spectators_chat:
+                    other.send(message)
+
+    def _send_chat_log(self, listener: Listener) -> None:
+        if self.chat:
+            listener.send(protocol.dumps({"type": "chat-log", "lines": list(self.chat)}))
+
+    async def host_talk(self, spectators: bool | None, mute: int | None,
+                        unmute: int | None) -> dict[str, Any]:
+        """The host's say over talk: whether spectators read and write the chat, and who
+        is muted."""
+        async with self.lock:
+            self._can_store()
+            for seat in (mute, unmute):
+                if seat is not None and seat not in self.seats:
+                    raise Refused("bad-seat", f"seat {seat} is not a player seat here")
+            fact: dict[str, Any] = {}
+            if spectators is not None:
+                fact["spectators"] = spectators
+            if mute is not None:
+                fact.update(seat=mute, muted=True)
+            elif unmute is not None:
+                fact.update(seat=unmute, muted=False)
+            if not fact:
+                raise Refused("bad-request", 'say "spectators", "mute" or "unmute"')
+            await self._commit("talk", json.dumps(fact), "host")
+            self._replay_table_talk("talk", fact)
+            self.broadcast()
+            return {"spectators": self.spectators_chat, "muted": sorted(self.muted)}
+
+    async def _claim(self, s: Seat, name: str, device_hash: str | None = None) -> None:
         self._can_store()
         table_id, seat = self.id, s.seat
 
@@ -494,9 +650,13 @@ class LiveTable:
             if row is not None:
                 row.player_id = player.id
 
-        await self._commit("seat", json.dumps({"seat": seat, "name": name}),
-                           f"seat {seat}", claim)
+        fact: dict[str, Any] = {"seat": seat, "name": name}
+        if device_hash is not None:
+            fact["device"] = device_hash
+        await self._commit("seat", json.dumps(fact), f"seat {seat}", claim)
         s.name = name
+        if device_hash is not None:
+            self.devices[seat] = {device_hash}
 
     def leave(self, listener: Listener) -> None:
         if listener not in self.listeners:
@@ -634,6 +794,7 @@ class LiveTable:
                 self.tokens[new_hash] = (SEAT, seat)
                 s.kind, s.bot, s.name, s.token, s.conns = PERSON, None, None, new_hash, 0
                 s.away_since = time.monotonic()
+                self.devices.pop(seat, None)
                 self._drop_seat_listeners(seat, "the host opened this seat to someone else")
                 out["token"] = token
             else:
