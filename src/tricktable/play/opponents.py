@@ -9,6 +9,7 @@ showed it beating ``rules`` with the 95% interval above zero (docs/bots.md),
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 DEFAULT_OPPONENTS: Mapping[str, str] = {
     # gains per hand against rules at --think 0.5, duplicate hands, playing for the
@@ -27,3 +28,30 @@ FALLBACK = "rules"
 def default_opponent(game_name: str) -> str:
     """The bot name that fills the other seats of ``game_name`` by default."""
     return DEFAULT_OPPONENTS.get(game_name, FALLBACK)
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot as a person picks it: by how well it plays, in words; the bot behind it is
+    the measured one (docs/bots.md)."""
+
+    level: str
+    label: str
+    about: str
+    bot: str
+
+
+def bot_levels(game_name: str) -> list[Level]:
+    """The strengths a person picks from for ``game_name``, weakest first."""
+    strong = default_opponent(game_name)
+    levels = [Level("casual", "Casual", "plays by simple rules of thumb and answers at once",
+                    FALLBACK)]
+    if strong != FALLBACK:
+        levels.append(Level("strong", "Strong", "thinks about the cards it cannot see "
+                            "(half a second a move) and beats the casual bot", strong))
+    return levels
+
+
+def level_of(game_name: str, bot: str) -> Level | None:
+    """The level a bot name stands for at ``game_name`` (None: a bot picked by name)."""
+    return next((level for level in bot_levels(game_name) if level.bot == bot), None)

@@ -9,6 +9,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from ..bots import DEFAULT_THINK, bot_class, bot_names
 from ..engine.errors import OptionError, RecordError
 from ..engine.game import game_class, game_names
 from ..engine.records import MAX_RECORD_BYTES, loads_record
-from ..play.opponents import default_opponent
+from ..play.opponents import bot_levels, default_opponent
 from . import protocol
 from .limits import CreationLimit, SocketCount
 from .limits import hello_timeout as hello_seconds
@@ -274,6 +275,7 @@ def create_app(
             out.append({
                 "game": name, "title": cls.title, "seats": seats,
                 "default_bot": default_opponent(name),
+                "levels": [asdict(level) for level in bot_levels(name)],
                 "player_seats": player_seats, "needs": needs,
                 "options": [
                     {"name": o.name, "type": o.type, "default": o.default, "doc": o.doc,

@@ -32,6 +32,7 @@ from ..engine.game import Game, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record
 from ..engine.state import Phase, State
+from ..play.opponents import level_of
 from ..play.table import Table
 from . import protocol
 from .spec import PERSON, TableSpec, game_seed
@@ -278,8 +279,14 @@ class LiveTable:
         if s is None:
             return self.game.seat_name(seat)
         if s.kind == BOT:
-            return f"{s.bot} (bot)"
+            return self.bot_label(s.bot or "rules")
         return s.name or f"seat {seat} (open)"
+
+    def bot_label(self, bot: str) -> str:
+        """A bot as people read it: its strength ("Strong bot"), or its name for a bot
+        picked by name ("random bot"). No person's name can read so (web/names.py)."""
+        level = level_of(self.game.name, bot)
+        return f"{level.label} bot" if level is not None else f"{bot} bot"
 
     def _record(self) -> Record:
         self.runner.names = {s: self.seat_label(s) for s in self.game.player_seats}
@@ -305,7 +312,7 @@ class LiveTable:
                 continue
             out.append({
                 "seat": s, "kind": seat.kind, "name": seat.name if seat.kind == PERSON
-                else seat.bot, "bot": seat.bot, "away": seat.away,
+                else self.bot_label(seat.bot or "rules"), "bot": seat.bot, "away": seat.away,
                 "open": seat.kind == PERSON and seat.name is None,
                 "stand_in": self._stand_in_now(seat),
                 "devices": seat.conns if seat.kind == PERSON else 0,
