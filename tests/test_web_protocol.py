@@ -42,8 +42,15 @@ def test_a_whole_game_with_people_and_bots(
         assert seqs == sorted(seqs), "views arrive in order"
         # every seat names its people and bots; nobody is away while connected
         names = {s["seat"]: s["name"] for s in last["seats"] if s["kind"] != "dummy"}
+        bots = {s["seat"]: s["bot"] for s in last["seats"] if s["kind"] == "bot"}
         for seat, who in seats.items():
-            assert names[int(seat)] == (f"P{seat}" if who == "person" else who)
+            if who == "person":
+                assert names[int(seat)] == f"P{seat}"
+            else:  # a bot reads as its strength, and says which bot it is
+                assert names[int(seat)].endswith(" bot") and bots[int(seat)] == who
+        # the score lines name the people, never a seat number
+        lines = [line for result in last["results"] for line in result["lines"]]
+        assert lines and not any("seat " in line for line in lines), lines
         # the finished game is a v1 record that replays to the same totals
         r = client.get(f"/api/tables/{created['table']}/records/0",
                        headers={"authorization": f"Bearer {created['spectator']['token']}"})

@@ -36,6 +36,7 @@ from .options import Options
 from .order import SPADES_TRUMP, CardOrder
 from .state import HandLog, HandResult, Phase, State
 from .tricks import TrickPlay
+from .words import person, seat_words
 
 _REGISTRY: dict[str, type[Game]] = {}
 
@@ -234,7 +235,9 @@ class Game(TrickPlay):
         return dict(zip(self._entity_labels, state.totals, strict=True))
 
     def seat_name(self, seat: int) -> str:
-        return f"seat {seat}"
+        """A seat in words: its person's name while a table names its people (see
+        ``engine.words``), else "seat N". Every line a game writes names seats so."""
+        return seat_words(seat)
 
     @classmethod
     def infer_options(cls, options: dict[str, Any], players: Mapping[str, str]) -> dict[str, Any]:
@@ -264,11 +267,15 @@ class Game(TrickPlay):
         return None
 
     def entity_name(self, entity: int) -> str:
-        """A scoring side in words: "team 0 (seats 0+2)" or "seat 1"."""
+        """A scoring side in words: "Ann & Cy" or "Bob" while the table's people are
+        named, else "team 0 (seats 0+2)" or "seat 1"."""
         label = self.entity_label(entity)
         if self.partnership:
+            first, second = person(entity), person(entity + 2)
+            if first and second:
+                return f"{first} & {second}"
             return f"team {label} (seats {entity}+{entity + 2})"
-        return f"seat {label}"
+        return self.seat_name(entity)
 
     def score_lines(self, state: State) -> list[str]:
         """Extra lines showing the score the way the game's players would (Paperless's

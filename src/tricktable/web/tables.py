@@ -32,6 +32,7 @@ from ..engine.game import Game, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record
 from ..engine.state import Phase, State
+from ..engine.words import naming
 from ..play.opponents import level_of
 from ..play.table import Table
 from . import protocol
@@ -210,9 +211,11 @@ class LiveTable:
                 deal = deal_from_record(
                     self.game, HandRecord(obj["dealer"], obj["deal"], []), "log"
                 )
-                step(self.runner.state, deal)
+                with naming(self.people()):
+                    step(self.runner.state, deal)
             elif kind == "action":
-                step(self.runner.state, parse_action(text))
+                with naming(self.people()):
+                    step(self.runner.state, parse_action(text))
             elif kind == "rematch":
                 self.records.append(self._record())
                 self.game_number += 1
@@ -356,7 +359,15 @@ class LiveTable:
             [protocol.observation_json(game.observe(state, s)) for s in game.player_seats]
         )
 
+    def people(self) -> dict[int, str]:
+        """Who sits where, as the game's words name them (``engine.words``)."""
+        return {s: self.seat_label(s) for s in self.game.player_seats}
+
     def view(self, role: str, seat: int | None) -> dict[str, Any]:
+        with naming(self.people()):  # score lines written on first showing name people
+            return self._view(role, seat)
+
+    def _view(self, role: str, seat: int | None) -> dict[str, Any]:
         obs = self.observation_for(seat if role == SEAT else None)
         state = self.runner.state
         return {
@@ -724,7 +735,8 @@ class LiveTable:
                         "not-yours",
                         f"seat {seat.seat} does not choose for seat {action.seat} now",
                     )
-                step(state, action)  # in memory only; undone if the commit fails
+                with naming(self.people()):  # a hand's last card writes its score lines
+                    step(state, action)  # in memory only; undone if the commit fails
             except IllegalAction as e:
                 raise Refused("illegal", str(e), rule=e.rule, allowed=e.allowed) from None
             await self._commit("action", str(action), f"seat {seat.seat} ({seat.name})")
@@ -958,7 +970,8 @@ class LiveTable:
             if self._closed:
                 return  # the table was closed (server stopping) while the bot thought
             if action is not None:
-                step(state, action)  # a bot's choice is checked as a person's is
+                with naming(self.people()):
+                    step(state, action)  # a bot's choice is checked as a person's is
         except Exception:  # a bot's bug, whatever it is, must not stop the table
             # The details go to the server's log only: a refusal names the seat's cards
             # (its legal plays, a card it does not hold), hidden from everyone else.
@@ -972,7 +985,8 @@ class LiveTable:
             rules = make_bot("rules", game, seat, f"{self.runner.seed}/{self.seq}/{what}/rules")
             action = await self._decision(rules, what, obs, legal)
             if action is not None:
-                step(state, action)
+                with naming(self.people()):
+                    step(state, action)
             name = "rules"
         if action is None:  # an out-of-turn chance let pass
             self._declined.add((self.seq, seat))
