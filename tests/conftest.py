@@ -64,10 +64,36 @@ class _Cluster:
         subprocess.run([*self.prefix, pg_ctl, "-D", str(self.data), "-o", options, "-w",
                         "-l", str(folder / "log"), "start"], check=True, capture_output=True)
         self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        self.options = options
+        self.log = folder / "log"
 
     def stop(self) -> None:
         subprocess.run([*self.prefix, self.pg_ctl, "-D", str(self.data), "-m", "immediate",
                         "stop"], capture_output=True)
+
+    def pause(self, mode: str = "fast") -> None:
+        """Stop the server and keep its data (the fault test's outage). ``mode`` is
+        pg_ctl's: "fast" disconnects the clients and shuts down cleanly, "immediate" as
+        if the server had crashed (recovery at the next start)."""
+        subprocess.run([*self.prefix, self.pg_ctl, "-D", str(self.data), "-m", mode, "-w",
+                        "stop"], check=True, capture_output=True)
+
+    def resume(self) -> None:
+        """Start the server again on the same port and data, after ``pause``."""
+        subprocess.run([*self.prefix, self.pg_ctl, "-D", str(self.data), "-o", self.options,
+                        "-w", "-l", str(self.log), "start"], check=True, capture_output=True)
+
+
+def own_postgres_cluster(folder: Path) -> _Cluster:
+    """A PostgreSQL cluster of the caller's own, in ``folder`` (readable by the postgres
+    user): for a test that stops and starts its server. Raises RuntimeError saying why
+    there is none (no programs, no postgres user for root, initdb or pg_ctl failed)."""
+    try:
+        return _Cluster(folder)
+    except subprocess.CalledProcessError as e:
+        detail = (e.stderr or b"").decode(errors="replace").strip()[:300]
+        raise RuntimeError(f"making a PostgreSQL cluster failed (exit status "
+                           f"{e.returncode}): {detail}") from None
 
 
 @pytest.fixture(scope="session")
