@@ -19,6 +19,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -110,3 +111,44 @@ def test_the_log_check_finds_a_lost_move(tmp_path: Path) -> None:
 
     _, problems = compare_with_log(dataclasses.replace(data, events=data.events[:-3]), views)
     assert any("the log holds only" in p for p in problems), problems
+
+
+def test_one_server_stays_one_across_a_database_restart(fault_cluster: Any) -> None:
+    """The one-server lock lives on a PostgreSQL connection, which a restart ends: the
+    server takes it again when the database is back, and if a second server was quicker,
+    the first stops. Never two serving at once."""
+    import subprocess
+    import sys
+
+    from web_process import Server, free_port
+
+    url = new_database(fault_cluster.url, "tricktable_one")
+    first = Server(url)
+    first.start()
+    try:
+        fault_cluster.pause()
+        fault_cluster.resume()
+        second = subprocess.Popen(
+            [sys.executable, "-m", "tricktable", "serve", "--port", str(free_port()),
+             "--db", url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            # whichever took the lock, within a few seconds exactly one is left serving
+            deadline = time.monotonic() + 60
+            while True:
+                alive = [p for p in (first.process, second) if p is not None and
+                         p.poll() is None]
+                if len(alive) == 1:
+                    break
+                assert time.monotonic() < deadline, "two servers serve one database"
+                time.sleep(0.1)
+            # and the one left is really the only one: a third is refused
+            third = subprocess.run(
+                [sys.executable, "-m", "tricktable", "serve", "--port", str(free_port()),
+                 "--db", url], capture_output=True, text=True, timeout=120)
+            assert third.returncode == 2 and "another tricktable server" in third.stderr
+        finally:
+            if second.poll() is None:
+                second.terminate()
+                second.wait(10)
+    finally:
+        first.stop()

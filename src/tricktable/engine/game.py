@@ -249,6 +249,16 @@ class Game(TrickPlay):
         stake owed, statistics). Documented per game."""
         return {}
 
+    def summary_lines(self, state: State) -> list[str]:
+        """The end of the game in sentences for people (what ``game_summary`` holds as
+        facts: the tray person, the stake owed, ...), naming seats through ``seat_name``
+        and sides through ``entity_name``. Default: who won."""
+        if state.winner is None:
+            return []
+        return [f"{self.entity_name(state.winner)} won, {state.totals[state.winner]} to "
+                + ", ".join(str(t) for e, t in enumerate(state.totals) if e != state.winner)
+                + "."]
+
     def hand_lines(self, state: State, scores: Sequence[int], details: Mapping[str, Any]
                    ) -> list[str]:
         """The hand just scored, explained in words: what each side bid and took, bonuses

@@ -200,6 +200,7 @@ class Store:
                 raise ServingTaken(
                     "another tricktable server is serving this database already")
             self._serving: Any = connection
+            self._serving_wanted = True
         elif self.engine.dialect.name == "sqlite":
             path = self.engine.url.database
             if not path or path == ":memory:":
@@ -212,6 +213,34 @@ class Store:
                 raise ServingTaken(
                     f"another tricktable server is serving {path} already") from None
             self._serving = handle
+
+    def keep_serving(self) -> bool:
+        """Still the one serving process? On PostgreSQL the lock lives on a connection,
+        and a restart of the database ends it: take it again as soon as the database
+        answers. False only when another process holds it now (it started while the
+        database was restarting): this one must stop serving. True while the database
+        cannot tell (it is away: nobody else can take the lock either)."""
+        if self.engine.dialect.name != "postgresql" or not getattr(self, "_serving_wanted",
+                                                                    False):
+            return True
+        held = getattr(self, "_serving", None)
+        if held is not None:
+            try:
+                cursor = held.cursor()
+                cursor.execute("SELECT 1")
+                cursor.close()
+                return True
+            except Exception:
+                with contextlib.suppress(Exception):
+                    held.close()
+                self._serving = None
+        try:
+            self.claim_serving()
+        except ServingTaken:
+            return False
+        except Exception:
+            return True  # the database is still away
+        return True
 
     def release_serving(self) -> None:
         held = getattr(self, "_serving", None)

@@ -397,8 +397,12 @@ class LiveTable:
                 for e in range(len(state.totals))
             },
             "around": protocol.around_the_table(state),
-            "summary": (protocol.jsonable(self.game.game_summary(state))
+            # the end of the game in the game's own sentences, naming people; the facts
+            # behind them for programs
+            "summary": (self.game.summary_lines(state)
                         if state.phase == Phase.GAME_OVER else None),
+            "facts": (protocol.jsonable(self.game.game_summary(state))
+                      if state.phase == Phase.GAME_OVER else None),
             "observation": obs,
         }
 

@@ -94,22 +94,8 @@ export function chart(results, keys, sideLabel) {
   return el("figure", { class: "chart-box" }, svg, legend);
 }
 
-// What the game says at its end (tray person, stake owed, the day's statistics).
-export function summaryLines(summary, seatLabel) {
-  if (!summary) return [];
-  const lines = [];
-  if ("tray_person" in summary) {
-    lines.push(summary.tray_person === null ? "No tray person: last place is shared."
-      : `Tray person: ${seatLabel(Number(summary.tray_person))}${summary.wire_to_wire ? " (wire to wire)" : ""}.`);
-  }
-  if (summary.owed && typeof summary.owed === "object") {
-    const o = summary.owed;
-    lines.push(`${o.by} owe ${o.points} points × stake = ${o.amount}.`);
-  }
-  for (const [key, value] of Object.entries(summary)) {
-    if (["tray_person", "wire_to_wire", "owed"].includes(key)) continue;
-    if (value === null || value === false) continue;
-    lines.push(`${key.replaceAll("_", " ")}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
-  }
-  return lines;
+// What the game says at its end (tray person, stake owed, the day's statistics): the
+// game's own sentences, with people's names, written by the server (Game.summary_lines).
+export function summaryLines(summary) {
+  return Array.isArray(summary) ? summary.map(String) : [];
 }
