@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -31,7 +30,7 @@ from .limits import CreationLimit, SocketCount
 from .limits import hello_timeout as hello_seconds
 from .protocol import ProtocolError, RateLimit, parse_client_message
 from .replay import ReplayBusy, ReplayTooLarge, replay_json, run_replay
-from .spec import table_spec
+from .spec import parse_json_body, parse_seat_request, table_spec
 from .store import Store
 from .tables import NOT_STORED_READ, SPECTATOR, Hub, LiveTable, Refused, StoreAway
 
@@ -114,6 +113,7 @@ class Connection:
         self.seat: int | None = None
         self.joined = False
         self.closing: str | None = None
+        self.close_code = 4000
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._task = asyncio.get_running_loop().create_task(self._drain())
 
@@ -125,12 +125,16 @@ class Connection:
             return
         self._queue.put_nowait(text)
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = 4000, tell: bool = True) -> None:
+        """Close the socket after what is queued, saying why (``tell``: as an error
+        message of code "closed"; else the caller has said it) with close ``code``."""
         if self.closing is not None:
             return
-        self._queue.put_nowait(protocol.dumps({"type": "error", "code": "closed",
-                                               "message": reason}))
+        if tell:
+            self._queue.put_nowait(protocol.dumps({"type": "error", "code": "closed",
+                                                   "message": reason}))
         self.closing = reason
+        self.close_code = code
         self._queue.put_nowait(None)
 
     async def _drain(self) -> None:
@@ -139,7 +143,7 @@ class Connection:
             while True:
                 text = await self._queue.get()
                 if text is None:
-                    await ws.close(code=4000)
+                    await ws.close(code=self.close_code)
                     return
                 await ws.send_text(text)
         except Exception as e:
@@ -298,9 +302,7 @@ def create_app(
         except BodyTooLarge:
             return _error(413, "too-large", f"a table request is at most {MAX_BODY} bytes")
         try:
-            spec = table_spec(json.loads(body or b"null"))
-        except ValueError as e:
-            return _error(400, "bad-json", f"the body is one JSON object: {e}")
+            spec = table_spec(parse_json_body(body, "a table request"))
         except ProtocolError as e:
             return _error(400, e.code, e.message)
         table, tokens = await hub_of(request).create(spec)
@@ -353,16 +355,14 @@ def create_app(
             body = await _body(request, MAX_BODY)
         except BodyTooLarge:
             return _error(413, "too-large", f"a seat request is at most {MAX_BODY} bytes")
+        seat_text = request.path_params["seat"]
+        if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 3):
+            return _error(404, "bad-seat", "a seat is named by its number")
         try:
-            obj = json.loads(body or b"{}")
-            if not isinstance(obj, dict):
-                raise ValueError("an object")
-            seat = int(request.path_params["seat"])
-            result = await asyncio.shield(
-                table.host_seat(seat, str(obj.get("do", "")), obj.get("bot"))
-            )
-        except ValueError as e:
-            return _error(400, "bad-request", f'the body is {{"do": ..., "bot": ...}}: {e}')
+            do, bot = parse_seat_request(parse_json_body(body, "a seat request"))
+            result = await asyncio.shield(table.host_seat(int(seat_text), do, bot))
+        except ProtocolError as e:
+            return _error(400, e.code, e.message)
         except Refused as r:
             return _error(409, r.code, r.message)
         if "token" in result:
@@ -381,9 +381,9 @@ def create_app(
         except BodyTooLarge:
             return _error(413, "too-large", f"a talk request is at most {MAX_BODY} bytes")
         try:
-            obj = json.loads(body or b"{}")
-        except (ValueError, RecursionError):
-            return _error(400, "bad-json", "the body is one JSON object")
+            obj = parse_json_body(body, "a talk request")
+        except ProtocolError as e:
+            return _error(400, e.code, e.message)
         spectators, mute, unmute = (obj.get(k) if isinstance(obj, dict) else None
                                     for k in ("spectators", "mute", "unmute"))
         if (not isinstance(obj, dict) or (spectators is not None and
@@ -504,7 +504,7 @@ async def _serve_socket(
                 "type": "error", "code": "hello-timeout",
                 "message": f"say hello within {hello_timeout:g} seconds of connecting",
             }))
-            conn.close("no hello")
+            conn.close("no hello", code=4408, tell=False)
             return
         except (WebSocketDisconnect, RuntimeError):
             return

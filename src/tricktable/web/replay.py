@@ -77,7 +77,14 @@ async def run_replay(work: Callable[[], T]) -> T:
     except BaseException:
         _replay_slots.release()
         raise
-    return await running
+    try:
+        return await running
+    finally:
+        # A refused record's exception holds its traceback, which holds this frame, which
+        # holds the future, which holds the exception: a cycle that kept each refused
+        # 8 MiB body (and its text) alive until a full collection, rare by design here
+        # (server.py). Letting go of the future breaks it.
+        del running
 
 
 def check_limits(record: Record) -> None:
