@@ -64,19 +64,20 @@ SERVER_ENV = {
     "TRICKTABLE_CREATE_RATE": "6000/1000",
 }
 
-REPLAY_MEMORY = 600 * MiB
+REPLAY_MEMORY = 400 * MiB
 """How far above its idle resident memory the server may go while it replays the long
 record, or answers three rounds of three 8-MiB bodies at once. Measured with the replay a
-hand at a time and two replays at once: 80-110 MB after one round of three, 180-240 MB
-after three (part of it the leak that ``LEAK`` is about). Before that fix one replay of the
-300-hand record took 4 GB and three minutes. 600 MB is room for a busier machine and still
-far below that."""
+hand at a time, two replays at once and no refusal kept alive: 75 MB after one round of
+three, and it levels off at 140-150 MB over fifteen rounds. Before those fixes one replay
+of the 300-hand record took 4 GB and three minutes, and rounds of refusals added 16.8 MB
+a refused body for good. 400 MB is room for a busier machine and still far below that."""
 
 LEAK = 100 * MiB
 """How much the server may keep after thirty refused 8-MiB bodies, one after another,
 beyond what it kept after the first five: what a refusal leaves behind must not add up.
-Measured: each refusal left both copies of its body (16.8 MB) until a rare full garbage
-collection, 420 MB after 25 of them; a server that keeps nothing stays within a few MB."""
+Measured before the fix: each refusal left both copies of its body (16.8 MB) in cyclic
+garbage that the server's rare full collections did not reach, 420 MB after 25 of them;
+after it, the memory stays level (within a few tens of MB, malloc's own)."""
 
 REPLAY_ANSWER = 2 * MiB
 """The most one replay answer may be: the record's outline or one hand's frames (about

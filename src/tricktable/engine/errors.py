@@ -34,3 +34,17 @@ class OptionError(TricktableError):
 
 class RecordError(TricktableError):
     """A record that cannot be read or replayed; says where and why."""
+
+
+SHOWN = 40
+"""The most characters of a refused value that an error message shows."""
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A refused value as an error message shows it: its repr, cut to ``limit`` characters
+    (a 5,000-character value must not make a 5,000-character message)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        # a number this long is not worth showing (and past 4,300 digits cannot be)
+        return "a number of more than 38 digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

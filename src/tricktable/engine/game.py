@@ -18,7 +18,7 @@ from itertools import repeat
 from operator import is_
 from typing import Any, ClassVar
 
-from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play
+from .actions import CHANCE, PLAYS_BY_SEAT, Action, Bid, Deal, Play, check_fields
 from .cards import (
     BIT_OF,
     SUIT_MASKS,
@@ -529,6 +529,7 @@ class Game(TrickPlay):
         phase = state.phase
         if phase is _GAME_OVER:
             raise IllegalAction("game over", "the game is over; no more actions are taken")
+        check_fields(action)  # a field no action can hold: refused before the rules look
         if type(action) is Deal:
             self.check_deal(state, action)
             return

@@ -2,7 +2,10 @@
 
 Every option is declared with ``option(default, doc, ...)`` so that its default, its help
 text and the values it may take live in one place; the CLI's ``--option NAME=VALUE``, the
-records' ``options`` object and ``tricktable games`` all read them from here.
+records' ``options`` object, a web table's request and ``tricktable games`` all read them
+from here. Every whole-number option states its range (``minimum``, ``maximum``): a value
+outside it is refused wherever it comes from, in one line that names the option and the
+range and shows at most 40 characters of the value (``errors.shown``).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self, TypeVar, get_type_hints
 
-from .errors import OptionError
+from .errors import OptionError, shown
 
 T = TypeVar("T")
 
@@ -42,11 +45,23 @@ class OptionInfo:
     default: Any
     doc: str
     choices: tuple[Any, ...] | None
+    minimum: int | None = None
+    """The least value of a whole-number option (None: no bound, or not a number)."""
+    maximum: int | None = None
+    """The greatest value of a whole-number option."""
 
 
 @dataclass(frozen=True)
 class Options:
     """Base of every game's options. Subclasses are frozen dataclasses of ``option(...)``."""
+
+    def __post_init__(self) -> None:
+        # Options made in Python rather than read (``SpadesOptions(target=...)``) keep to
+        # the same choices and ranges.
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is not None and value != f.default:
+                _check_value(f.name, value, value, f)
 
     @classmethod
     def describe(cls) -> list[OptionInfo]:
@@ -60,6 +75,8 @@ class Options:
                     f.default,
                     f.metadata.get("doc", ""),
                     f.metadata.get("choices"),
+                    f.metadata.get("minimum"),
+                    f.metadata.get("maximum"),
                 )
             )
         return out
@@ -71,10 +88,14 @@ class Options:
         fields = {f.name: f for f in dataclasses.fields(cls)}
         kwargs: dict[str, Any] = {}
         for name, raw in values.items():
+            if not isinstance(name, str):
+                raise OptionError(f"an option's name is text, not {shown(name)}")
             key = name.replace("-", "_")
             if key not in fields:
                 known = ", ".join(sorted(fields)) or "none"
-                raise OptionError(f"unknown option {name!r} for this game; its options: {known}")
+                raise OptionError(
+                    f"unknown option {shown(name)} for this game; its options: {known}"
+                )
             kwargs[key] = _coerce(name, raw, hints[key], fields[key])
         try:
             return cls(**kwargs)
@@ -88,7 +109,7 @@ class Options:
         for pair in pairs:
             name, sep, value = pair.partition("=")
             if not sep:
-                raise OptionError(f"{pair!r} is not NAME=VALUE")
+                raise OptionError(f"{shown(pair)} is not NAME=VALUE")
             values[name.strip()] = value.strip()
         return cls.from_mapping(values)
 
@@ -106,8 +127,18 @@ def _type_name(tp: Any) -> str:
     return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
 
 
+def _range_text(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f"from {low} to {high}"
+    if low is not None:
+        return f"of at least {low}"
+    if high is not None:
+        return f"of at most {high}"
+    return ""
+
+
 def _coerce(name: str, raw: Any, tp: Any, f: dataclasses.Field[Any]) -> Any:
-    choices = f.metadata.get("choices")
+    low, high = f.metadata.get("minimum"), f.metadata.get("maximum")
     value: Any = raw
     allows_none = "None" in str(tp)
     if allows_none and (raw is None or (isinstance(raw, str) and raw.lower() in ("none", "null"))):
@@ -124,25 +155,51 @@ def _coerce(name: str, raw: Any, tp: Any, f: dataclasses.Field[Any]) -> Any:
         elif isinstance(raw, str) and raw.lower() in ("false", "no", "off", "0"):
             value = False
         else:
-            raise OptionError(f"option {name} takes true or false, not {raw!r}")
+            raise OptionError(f"option {name} takes true or false, not {shown(raw)}")
     elif base is int:
-        if isinstance(raw, bool) or not isinstance(raw, int | str):
-            raise OptionError(f"option {name} takes a whole number, not {raw!r}")
-        try:
-            value = int(raw)
-        except ValueError:
-            raise OptionError(f"option {name} takes a whole number, not {raw!r}") from None
+        number = f"a whole number {_range_text(low, high)}".rstrip()
+        value = _whole_number(raw)
+        if value is None:
+            raise OptionError(f"option {name} takes {number}, not {shown(raw)}")
     elif base is str:
         if not isinstance(raw, str):
-            raise OptionError(f"option {name} takes text, not {raw!r}")
+            raise OptionError(f"option {name} takes text, not {shown(raw)}")
         value = raw
-    if choices and value not in choices:
-        shown = ", ".join(str(c) for c in choices)
-        raise OptionError(f"option {name} cannot be {raw!r}; it takes one of: {shown}")
-    low, high = f.metadata.get("minimum"), f.metadata.get("maximum")
-    if isinstance(value, int) and not isinstance(value, bool):
-        if low is not None and value < low:
-            raise OptionError(f"option {name} must be at least {low}, not {value}")
-        if high is not None and value > high:
-            raise OptionError(f"option {name} must be at most {high}, not {value}")
+    _check_value(name, value, raw, f)
     return value
+
+
+def _check_value(name: str, value: Any, raw: Any, f: dataclasses.Field[Any]) -> None:
+    """Refuse a value outside the option's choices or range (``raw``: as it was given)."""
+    choices = f.metadata.get("choices")
+    if choices and value not in choices:
+        listed = ", ".join(str(c) for c in choices)
+        raise OptionError(f"option {name} cannot be {shown(raw)}; it takes one of: {listed}")
+    low, high = f.metadata.get("minimum"), f.metadata.get("maximum")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise OptionError(
+            f"option {name} takes a whole number {_range_text(low, high)}, not {shown(raw)}"
+        )
+
+
+_DIGITS = frozenset("0123456789")
+
+
+def _whole_number(raw: Any) -> int | None:
+    """An int, or the text of one in ASCII digits with an optional sign (``int`` alone
+    would also take "1_000", " 5" and other scripts' digits); None if it is neither."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if not isinstance(raw, str):
+        return None
+    digits = raw[1:] if raw[:1] in ("-", "+") else raw
+    if not digits or not _DIGITS.issuperset(digits):
+        return None
+    try:
+        return int(raw)
+    except ValueError:  # more digits than Python converts (4,300)
+        return None

@@ -58,11 +58,18 @@ def reveal_rule(peek: str) -> tuple[str, int]:
     return "", 0
 
 
+# The ranges of the numeric options: wide enough for any house rule, and narrow enough
+# that a table cannot be asked for a game that never ends or a number of 4,000 digits.
+MAX_TARGET = 10_000
+MAX_BAG_LIMIT = 100
+MAX_BAG_PENALTY = 1_000
+
+
 @dataclass(frozen=True)
 class DummyHandSpadesOptions(Options):
     target: int = option(
         500, "Points that end the game after the hand; the highest score wins (the text "
-        "suggests 300).", minimum=1
+        "suggests 300).", minimum=1, maximum=MAX_TARGET,
     )
     max_nils: int = option(
         3, "Most nil declarations in one bid (own hand, dummy, the other two players).",
@@ -73,9 +80,9 @@ class DummyHandSpadesOptions(Options):
         "leader holds only spades."
     )
     bag_limit: int = option(10, "Accumulated bags that cost a penalty (0: no bag penalty).",
-                            minimum=0)
+                            minimum=0, maximum=MAX_BAG_LIMIT)
     bag_penalty: int = option(100, "Points a player loses each time his bags reach the limit.",
-                              minimum=0)
+                              minimum=0, maximum=MAX_BAG_PENALTY)
     peek: str = option(
         "none", "Before bidding each player peeks at 3 or 4 dummy cards privately, or flips "
         "N of them face up for all.", choices=PEEK_CHOICES,
@@ -157,6 +164,7 @@ class DummyHandSpades(Game):
     }
 
     options: DummyHandSpadesOptions
+
 
     def configure(self) -> None:
         if self.options.peek not in PEEK_CHOICES:

@@ -84,7 +84,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action, Bid, Direction, Discard, Keep, Pass, Play, Renege, Swap, Trump
+from ..engine.actions import (
+    Action,
+    Bid,
+    Direction,
+    Discard,
+    Keep,
+    Pass,
+    Play,
+    Renege,
+    Swap,
+    Trump,
+)
 from ..engine.cards import (
     JOKERS,
     NO_SUIT,
@@ -123,12 +134,17 @@ def card_order(trump: int, low: bool) -> CardOrder:
 NO_TRUMP_HIGH = card_order(NO_SUIT, False)
 
 
+MAX_TARGET = 1_000
+"""The highest target a table may set (21 is usual): wide enough for any house rule, and
+narrow enough that a game cannot be asked to go on for ever."""
+
+
 @dataclass(frozen=True)
 class WhistOptions(Options):
     """Options of both whist games."""
 
     target: int = option(21, "Points that win the game; the higher wins if two pass it.",
-                         minimum=1)
+                         minimum=1, maximum=MAX_TARGET)
     downtown_beats_uptown: bool = option(
         False, "At equal books downtown beats uptown (otherwise they are equal bids)."
     )
@@ -211,6 +227,7 @@ class WhistGame(Game):
     options: WhistOptions
     jokers: bool
     joker_must_throw: bool
+
 
     # --- seats -----------------------------------------------------------------------------
 

@@ -91,15 +91,22 @@ OVERTIME_CAPACITY = 2  # both pips of the 2; the 3 is never turned up
 _BIDS = [tuple(Bid(seat, n) for n in range(HAND_SIZE + 1)) for seat in range(4)]
 
 
+# The ranges of the numeric options (the limits are 5 and 2 points): wide enough for any
+# house rule, and narrow enough that a set cannot be asked to go on for ever.
+MAX_LIMIT = 100
+MAX_STAKE = 10_000
+
+
 @dataclass(frozen=True)
 class PaperlessOptions(Options):
     limit: int = option(5, "A set ends after a hand in which a team has more than this.",
-                        minimum=0)
+                        minimum=0, maximum=MAX_LIMIT)
     overtime_limit: int = option(
-        2, "An overtime set (after a tied set) ends when a team has more than this.", minimum=0
+        2, "An overtime set (after a tied set) ends when a team has more than this.",
+        minimum=0, maximum=MAX_LIMIT,
     )
     stake: int = option(0, "Amount per point the losers owe the winners (0: no stakes).",
-                        minimum=0)
+                        minimum=0, maximum=MAX_STAKE)
 
 
 class PaperlessState(State):
@@ -233,6 +240,7 @@ class PaperlessSpades(Game):
     phase_actions = {Phase.EXCHANGE: (Give,), Phase.BIDDING: (Bid,), Phase.PLAY: (Play,)}
 
     options: PaperlessOptions
+
 
     def configure(self) -> None:
         self.num_seats = 4

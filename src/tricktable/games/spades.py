@@ -43,23 +43,31 @@ _EXCHANGE = Phase.EXCHANGE
 _PLAY = Phase.PLAY
 
 
+# The ranges of the numeric options: wide enough for any house rule, and narrow enough
+# that a table cannot be asked for a game that never ends or a number of 4,000 digits.
+MAX_TARGET = 10_000
+MAX_BAG_LIMIT = 100
+MAX_BAG_PENALTY = 1_000
+
+
 @dataclass(frozen=True)
 class SpadesOptions(Options):
     target: int = option(500, "Points a team needs to win; the game ends after the hand.",
-                         minimum=1)
+                         minimum=1, maximum=MAX_TARGET)
     nil_tricks_count: bool = option(
         True, "A nil bidder's tricks count toward the partner's contract (as OpenSpiel does)."
     )
     bag_limit: int = option(10, "Accumulated bags that cost a penalty (0: no bag penalty).",
-                            minimum=0)
+                            minimum=0, maximum=MAX_BAG_LIMIT)
     bag_penalty: int = option(100, "Points lost each time a team's bags reach the limit.",
-                              minimum=0)
+                              minimum=0, maximum=MAX_BAG_PENALTY)
     spades_broken: bool = option(
         True, "Spades may not be led until one has been played on another suit, unless the "
         "leader holds only spades."
     )
     mercy: bool = option(False, "A team at or below mercy_score loses the game.")
-    mercy_score: int = option(-200, "The score at or below which a team loses, with mercy on.")
+    mercy_score: int = option(-200, "The score at or below which a team loses, with mercy on.",
+                              minimum=-MAX_TARGET, maximum=0)
     blind_nil: bool = option(
         False, "A player whose team trails by 100 or more may bid nil before looking (+/-200);"
         " then partners exchange two cards."
@@ -115,6 +123,7 @@ class Spades(Game):
     }
 
     options: SpadesOptions
+
 
     def configure(self) -> None:
         if self.options.variant != "standard" and self.options.blind_nil:

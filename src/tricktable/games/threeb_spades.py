@@ -136,6 +136,11 @@ def tray_sheet(in_tray: Sequence[Sequence[int]]) -> list[list[int]]:
 # --- options and state --------------------------------------------------------------------
 
 
+MAX_HANDS = 100
+"""The most hands a table may set before sudden death (8 or 9 are usual): wide enough for
+any house rule, and narrow enough that a game cannot be asked to go on for ever."""
+
+
 @dataclass(frozen=True)
 class ThreeBSpadesOptions(Options):
     players: int | None = option(
@@ -144,7 +149,7 @@ class ThreeBSpadesOptions(Options):
     )
     hands: int | None = option(
         None, "Hands in a game before sudden death (default: 9 with 3 players, 8 with 4, 9 "
-        "with 5).", minimum=1
+        "with 5).", minimum=1, maximum=MAX_HANDS,
     )
     ace_calls: bool = option(
         True, "Aces may be called low when played (4 and 5 players; with 3 players aces are "
@@ -215,6 +220,7 @@ class ThreeBSpades(Game):
     has_extra_play_actions = True
 
     options: ThreeBSpadesOptions
+
 
     def configure(self) -> None:
         n = self.options.players

@@ -21,15 +21,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import DEFAULT_THINK, bot_class, bot_names
-from ..engine.errors import OptionError, RecordError
+from ..engine.errors import OptionError
 from ..engine.game import game_class, game_names
-from ..engine.records import MAX_RECORD_BYTES, loads_record
+from ..engine.records import MAX_RECORD_BYTES
 from ..play.opponents import bot_levels, default_opponent
 from . import protocol
 from .limits import CreationLimit, SocketCount
 from .limits import hello_timeout as hello_seconds
 from .protocol import ProtocolError, RateLimit, parse_client_message
-from .replay import ReplayBusy, ReplayTooLarge, replay_json, run_replay
+from .replay import ReplayBusy, close_replays, run_replay
 from .spec import parse_json_body, parse_seat_request, table_spec
 from .store import Store
 from .tables import NOT_STORED_READ, SPECTATOR, Hub, LiveTable, Refused, StoreAway
@@ -187,6 +187,7 @@ def create_app(
             yield
         finally:
             await hub.close()
+            close_replays()
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -246,22 +247,16 @@ def create_app(
         except ValueError:
             return _error(400, "bad-hand", "hand is a hand's number in the record, from 1")
 
-        def answer() -> bytes:
-            # parsing, replaying and writing the JSON all take CPU: none of it on the loop
-            return replay_json(loads_record(body.decode("utf-8"), "the record"), seat, hand)
-
         try:
-            content = await run_replay(answer)
+            outcome, content = await run_replay(body, seat, hand)
         except ReplayBusy as e:
             busy = _error(503, "busy", str(e))
             busy.headers["retry-after"] = "1"
             return busy
-        except UnicodeDecodeError:
-            return _error(400, "bad-record", "a record is UTF-8 JSON text")
-        except ReplayTooLarge as e:
-            return _error(413, "too-large", str(e))
-        except RecordError as e:
-            return _error(400, "bad-record", str(e))
+        if outcome == "too-large":
+            return _error(413, "too-large", content.decode())
+        if outcome != "ok":
+            return _error(400, outcome, content.decode())
         return Response(content, media_type="application/json")
 
     async def games(request: Request) -> Response:
@@ -283,7 +278,8 @@ def create_app(
                 "player_seats": player_seats, "needs": needs,
                 "options": [
                     {"name": o.name, "type": o.type, "default": o.default, "doc": o.doc,
-                     "choices": list(o.choices) if o.choices else None}
+                     "choices": list(o.choices) if o.choices else None,
+                     "minimum": o.minimum, "maximum": o.maximum}
                     for o in cls.options_type.describe()
                 ],
             })

@@ -5,18 +5,25 @@ the seed."""
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from ..bots import bot_names
-from ..engine.errors import OptionError
+from ..engine.errors import OptionError, shown
 from ..engine.game import game_names, make_game
 from .protocol import ProtocolError
 
 PERSON = "person"
 MAX_PACE = 30.0
 MAX_GRACE = 24 * 3600.0
+MAX_SEED = 64
+"""The most characters of a seed chosen by a table's creator."""
+MAX_DEPTH = 32
+"""The deepest nesting of a JSON request body: a table request is three deep."""
+SEAT_ACTIONS = ("open", "bot", "return")
+"""What the host may do with a seat (``parse_seat_request``)."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +61,10 @@ def table_spec(body: object) -> TableSpec:
         raise ProtocolError(
             "bad-table", f"unknown game {str(name)[:40]!r}; the games: {', '.join(game_names())}"
         )
-    options = body.get("options") or {}
-    if not isinstance(options, dict):
+    options = body.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):  # not even an empty list: it is not "no options"
         raise ProtocolError("bad-table", "options is an object of NAME: VALUE")
     try:
         game = make_game(name, options)
@@ -92,13 +101,26 @@ def table_spec(body: object) -> TableSpec:
     seed = body.get("seed")
     if seed is None:
         seed = secrets.token_hex(16)
-    elif not isinstance(seed, str | int) or isinstance(seed, bool) or len(str(seed)) > 64:
-        raise ProtocolError("bad-table", "seed is a string or a number (64 characters at most)")
+    elif not _good_seed(seed):
+        raise ProtocolError(
+            "bad-table", f"seed is a number or 1 to {MAX_SEED} printable characters (no control"
+            " or format characters)"
+        )
     public = body.get("public", False)
     if not isinstance(public, bool):
         raise ProtocolError("bad-table", "public is true (listed in the lobby) or false")
     return TableSpec(name, game.options.to_mapping(), seats, pace, grace, stand_in, str(seed),
                      seed_chosen=body.get("seed") is not None, public=public)
+
+
+def _good_seed(seed: object) -> bool:
+    """A seed a table can keep, show and store: a number, or printable text (a NUL, a
+    control, a half surrogate could not be stored or shown)."""
+    if isinstance(seed, bool):
+        return False
+    if isinstance(seed, int):
+        return bool(abs(seed) < 10**MAX_SEED)
+    return isinstance(seed, str) and 0 < len(seed) <= MAX_SEED and seed.isprintable()
 
 
 def _number(raw: object, what: str, low: float, high: float) -> float:
@@ -111,3 +133,85 @@ def game_seed(seed: str, number: int) -> str:
     """The seed of a table's game ``number``. A finished game's record shows its seed;
     the next game's cannot be worked out from it without the table's own seed."""
     return hashlib.sha256(f"{seed}/game/{number}".encode()).hexdigest()[:32]
+
+
+def parse_json_body(body: bytes, what: str) -> Any:
+    """A request's body as JSON, or ProtocolError("bad-json", one sentence) for a body that
+    is not UTF-8 JSON, nests deeper than MAX_DEPTH, or holds text no table can store (a NUL,
+    which PostgreSQL refuses, or half a surrogate pair). ``what`` names the body in the
+    sentence ("a table request"). An empty body is JSON null."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeError:
+        raise ProtocolError("bad-json", f"{what} is UTF-8 text") from None
+    try:
+        value = json.loads(text) if text.strip() else None
+    except RecursionError:  # nested past the parser's own limit (about 1,000)
+        raise ProtocolError("bad-json", f"{what} nests at most {MAX_DEPTH} deep") from None
+    except json.JSONDecodeError as e:
+        raise ProtocolError(
+            "bad-json", f"{what} is not JSON: {e.msg} at line {e.lineno} column {e.colno}"
+        ) from None
+    except ValueError:  # a number of more than 4,300 digits, which Python does not read
+        raise ProtocolError("bad-json", f"{what} holds a number too long to read") from None
+    _check_json(value, what)
+    return value
+
+
+def _check_json(value: Any, what: str) -> None:
+    """Refuse nesting past MAX_DEPTH and text that cannot be stored, walking the value
+    without recursion (the walk must not fail where the parser did not)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, what)
+        elif isinstance(item, list | dict):
+            if depth > MAX_DEPTH:
+                raise ProtocolError("bad-json", f"{what} nests at most {MAX_DEPTH} deep")
+            if isinstance(item, dict):
+                for key in item:
+                    _check_text(key, what)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+
+
+def _check_text(text: str, what: str) -> None:
+    if "\x00" in text:
+        raise ProtocolError("bad-json", f"{what} cannot hold the NUL character (\\u0000)")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProtocolError(
+                "bad-json", f"{what} cannot hold half a surrogate pair (\\ud800 to \\udfff)"
+            ) from None
+
+
+def parse_seat_request(obj: object) -> tuple[str, str | None]:
+    """The host's request for a seat, ``{"do": "open" | "bot" | "return", "bot": NAME}``,
+    checked: what to do, and the bot's registered name (None: the default). Raises
+    ProtocolError("bad-request", one sentence)."""
+    form = '{"do": "open" | "bot" | "return", "bot": NAME}'
+    if not isinstance(obj, dict):
+        raise ProtocolError("bad-request", f"a seat request is a JSON object {form}")
+    unknown = sorted(str(k) for k in obj if k not in ("do", "bot"))
+    if unknown:
+        raise ProtocolError(
+            "bad-request", f"a seat request has no field {shown(unknown[0])}; it is {form}"
+        )
+    do = obj.get("do")
+    if not isinstance(do, str) or do not in SEAT_ACTIONS:
+        raise ProtocolError(
+            "bad-request", f"do is one of: {', '.join(SEAT_ACTIONS)}, not {shown(do)}"
+        )
+    bot = obj.get("bot")
+    if bot is not None:
+        if do != "bot":
+            raise ProtocolError("bad-request", f'a bot is named only with "do": "bot", not {do!r}')
+        if not isinstance(bot, str) or bot not in bot_names():
+            raise ProtocolError(
+                "bad-request", f"bot is a bot's name ({', '.join(bot_names())}), not {shown(bot)}"
+            )
+    return do, bot
