@@ -5,10 +5,9 @@ replays at once, off the event loop; and a clear refusal of a bad record."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,6 @@ pytest.importorskip("starlette")
 from tricktable import Phase, make_game, step
 from tricktable.engine.cards import parse_set
 from tricktable.engine.records import game_for_record, load_record, record_from_state, replay
-from tricktable.web import app as app_module
 from tricktable.web import replay as replay_module
 from tricktable.web.protocol import trick_json
 from tricktable.web.replay import (
@@ -66,7 +64,7 @@ def every_frame(client: TestClient, text: str, seat: object = "all"
 
 def long_record(hands: int, seed: int = 4) -> str:
     """A game of spades of ``hands`` hands, played at random to a target never reached."""
-    game = make_game("spades", {"target": 100_000})
+    game = make_game("spades", {"target": 10_000})
     state = game.new_game()
     rng = random.Random(seed)
     while state.finished_hands < hands:
@@ -168,6 +166,16 @@ def test_answers_grow_with_the_record_not_its_square(tmp_path: Path) -> None:
         assert whole < BYTES_PER_MOMENT * len(frames)
 
 
+@pytest.fixture
+def replays_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replays on a thread of this process, so that a test sees what they call."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(MAX_REPLAYS_AT_ONCE)
+    monkeypatch.setattr(replay_module, "_pool", lambda: pool)
+
+
+@pytest.mark.usefixtures("replays_in_this_process")
 def test_a_hand_is_replayed_no_further_and_framed_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = long_record(20)
@@ -208,6 +216,7 @@ def _synthetic(hands: int, actions: int) -> str:
      f"at most {MAX_REPLAY_ACTIONS:,}"),
     (1, MAX_HAND_ACTIONS + 1, f"at most {MAX_HAND_ACTIONS}"),
 ], ids=["hands", "actions", "actions-in-a-hand"])
+@pytest.mark.usefixtures("replays_in_this_process")
 def test_a_record_over_a_limit_is_refused_before_any_replay(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hands: int, actions: int,
         says: str) -> None:
@@ -252,27 +261,21 @@ def test_only_a_few_replays_run_at_once_and_each_gives_its_slot_back(tmp_path: P
         assert all(taken)
 
 
-def test_parsing_and_replaying_run_off_the_event_loop(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    where: list[str] = []
+def test_parsing_and_replaying_run_in_a_worker_process(tmp_path: Path) -> None:
+    """Not on the event loop, nor in a thread of the server's process: a replay is Python
+    work, and a thread would hold the interpreter's lock while the tables wait."""
+    from concurrent.futures import ProcessPoolExecutor
 
-    def spy(work: Callable[..., Any]) -> Callable[..., Any]:
-        def watched(*args: Any, **kwargs: Any) -> Any:
-            try:
-                asyncio.get_running_loop()
-                where.append("event loop")
-            except RuntimeError:
-                where.append("worker thread")
-            return work(*args, **kwargs)
-        return watched
-
-    monkeypatch.setattr(app_module, "loads_record", spy(app_module.loads_record))
-    monkeypatch.setattr(app_module, "replay_json", spy(app_module.replay_json))
     text = (EXAMPLES / "dummy-whist-31-000.json").read_text()
     with client_for(sqlite_url(tmp_path)) as client:
         ask(client, text)
+        pool = replay_module._pool()
+        assert isinstance(pool, ProcessPoolExecutor)
+        assert pool._mp_context.get_start_method() == "spawn"  # the server has threads
+        workers = set(pool._processes)
+        assert workers and os.getpid() not in workers
         ask(client, text, hand=2)
-    assert where == ["worker thread"] * 4
+    assert replay_module._workers is None  # stopped with the server
 
 
 def test_bad_records_are_refused_in_one_line(tmp_path: Path) -> None:

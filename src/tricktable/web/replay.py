@@ -9,20 +9,21 @@ the engine's observation for that seat at that moment, nothing more.
 The work is bounded before it starts: the record's hands and actions are counted and a
 record over the limits is refused unreplayed; an answer holds one hand's frames, whose
 size does not grow with the hand's place in the game; and only a few replays run at once,
-each on a worker thread (parsing and writing the JSON too), never on the event loop.
+each in a worker process (parsing and writing the JSON too), never in the server's own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import threading
-from collections.abc import Callable
-from typing import Any, TypeVar
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from ..engine.errors import RecordError
 from ..engine.game import Game
-from ..engine.records import Record, game_for_record, replay
+from ..engine.records import Record, game_for_record, loads_record, replay
 from ..engine.state import State
 from . import protocol
 
@@ -44,10 +45,8 @@ their messages; two let one person's viewer not wait on another's. One more is r
 busy at once, never queued (the viewer asks again a second later)."""
 
 _replay_slots = threading.BoundedSemaphore(MAX_REPLAYS_AT_ONCE)
-"""A thread semaphore rather than an asyncio one: the worker thread gives its slot back
-when its replay is done, even if the request that started it has gone meanwhile."""
-
-T = TypeVar("T")
+"""A slot is given back when its replay is done, even if the request that started it has
+gone meanwhile."""
 
 
 class ReplayTooLarge(RecordError):
@@ -58,33 +57,62 @@ class ReplayBusy(Exception):
     """Every replay slot is taken."""
 
 
-async def run_replay(work: Callable[[], T]) -> T:
-    """``work()`` on a worker thread if fewer than MAX_REPLAYS_AT_ONCE replays are running;
-    raises ReplayBusy otherwise, at once."""
+REPLAY_TASKS_PER_WORKER = 50
+"""Replays a worker process makes before it is replaced (whatever a replay left in its
+memory goes with it)."""
+
+_workers: ProcessPoolExecutor | None = None
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _workers
+    if _workers is None:
+        # Processes, not threads: a replay is Python work, and in a thread it would hold the
+        # interpreter's lock for hundreds of milliseconds at a time (measured: other tables'
+        # p99 round trip 19 -> 559 ms under replays of 8 MiB records). "spawn": the server
+        # has threads (the writer), which a forked child must not inherit.
+        _workers = ProcessPoolExecutor(
+            max_workers=MAX_REPLAYS_AT_ONCE, mp_context=multiprocessing.get_context("spawn"),
+            max_tasks_per_child=REPLAY_TASKS_PER_WORKER,
+        )
+    return _workers
+
+
+def close_replays() -> None:
+    """Stop the replay workers (the server is stopping)."""
+    global _workers
+    if _workers is not None:
+        _workers.shutdown(wait=False, cancel_futures=True)
+        _workers = None
+
+
+def replay_body(body: bytes, seat: int | None, hand: int | None) -> tuple[str, bytes]:
+    """The whole of one replay request, as a worker process runs it: ("ok", the answer's
+    JSON) or (an error code, its one sentence). Nothing but bytes and text cross back, so
+    no exception (and no traceback holding the body) outlives the request."""
+    try:
+        record = loads_record(body.decode("utf-8"), "the record")
+        return "ok", replay_json(record, seat, hand)
+    except UnicodeDecodeError:
+        return "bad-record", b"a record is UTF-8 JSON text"
+    except ReplayTooLarge as e:
+        return "too-large", str(e).encode()
+    except RecordError as e:
+        return "bad-record", str(e).encode()
+
+
+async def run_replay(body: bytes, seat: int | None, hand: int | None) -> tuple[str, bytes]:
+    """``replay_body`` in a worker process if fewer than MAX_REPLAYS_AT_ONCE replays are
+    running; raises ReplayBusy otherwise, at once."""
     if not _replay_slots.acquire(blocking=False):
         raise ReplayBusy("the server is busy replaying; try again in a moment")
-
-    def work_then_free_the_slot() -> T:
-        try:
-            return work()
-        finally:
-            _replay_slots.release()
-
     try:
-        # (run_in_executor hands the work to the thread before it returns: from then on
-        # the thread owns the slot)
-        running = asyncio.get_running_loop().run_in_executor(None, work_then_free_the_slot)
+        running = asyncio.wrap_future(_pool().submit(replay_body, body, seat, hand))
     except BaseException:
         _replay_slots.release()
         raise
-    try:
-        return await running
-    finally:
-        # A refused record's exception holds its traceback, which holds this frame, which
-        # holds the future, which holds the exception: a cycle that kept each refused
-        # 8 MiB body (and its text) alive until a full collection, rare by design here
-        # (server.py). Letting go of the future breaks it.
-        del running
+    running.add_done_callback(lambda _: _replay_slots.release())
+    return await running
 
 
 def check_limits(record: Record) -> None:
