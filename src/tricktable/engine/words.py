@@ -40,3 +40,12 @@ def person(seat: int) -> str | None:
 def seat_words(seat: int) -> str:
     """A seat as people read it: its person's name, or "seat N"."""
     return person(seat) or f"seat {seat}"
+
+
+def team_words(team: int, start: bool = False) -> str:
+    """A partnership (seats ``team`` and ``team + 2``) in short words: "Ann & Cy" while its
+    people are named, else "team 0" ("Team 0" at the ``start`` of a sentence)."""
+    first, second = person(team), person(team + 2)
+    if first and second:
+        return f"{first} & {second}"
+    return f"{'Team' if start else 'team'} {team}"

@@ -28,6 +28,7 @@ from ..engine.game import Game, register
 from ..engine.options import Options, option
 from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
+from ..engine.words import seat_words
 
 HAND_SIZE = 13
 MAX_BID = 13
@@ -179,7 +180,7 @@ class DummyHandSpades(Game):
         self.reveal_verb, self.reveal_count = reveal_rule(self.options.peek)
 
     def seat_name(self, seat: int) -> str:
-        return "the dummy (seat 3)" if seat == DUMMY else f"seat {seat}"
+        return "the dummy (seat 3)" if seat == DUMMY else seat_words(seat)
 
     def deal_sizes(self, dealer: int) -> tuple[list[int], int]:
         return [HAND_SIZE] * 4, 0
@@ -474,17 +475,18 @@ class DummyHandSpades(Game):
             verdict = f"made, {points:+d}" if points > 0 else f"set, {points:+d}"
             if points > 0 and bags:
                 verdict += f" ({bags} bag(s))"
-            lines.append(f"seat {seat} ({role}) bid {bid}; {team} took {took}: {verdict}")
+            lines.append(
+                f"{self.seat_name(seat)} ({role}) bid {bid}; {team} took {took}: {verdict}")
             for nil in details["nils"]:
                 if nil["bidder"] == seat:
                     hand = "his own hand" if nil["hand"] == seat else self.seat_name(nil["hand"])
                     outcome = "made: +" if nil["made"] else "failed: -"
-                    lines.append(f"seat {seat}'s nil on {hand} {outcome}{NIL_POINTS}")
+                    lines.append(f"{self.seat_name(seat)}'s nil on {hand} {outcome}{NIL_POINTS}")
             _, penalty = add_bags(int(before.get(str(seat), 0)), bags if points > 0 else 0,
                                   opts.bag_limit, opts.bag_penalty)
             if penalty:
-                lines.append(f"seat {seat} reached {opts.bag_limit} bags: {penalty:+d}")
-            lines.append(f"seat {seat}: {scores[seat]:+d} this hand")
+                lines.append(f"{self.seat_name(seat)} reached {opts.bag_limit} bags: {penalty:+d}")
+            lines.append(f"{self.seat_name(seat)}: {scores[seat]:+d} this hand")
         return lines
 
     def dummy_shown(self, state: State) -> bool:

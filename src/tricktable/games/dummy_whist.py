@@ -116,6 +116,7 @@ from ..engine.options import Options, option
 from ..engine.order import CardOrder
 from ..engine.scoring import sole_leader
 from ..engine.state import Phase, State
+from ..engine.words import seat_words
 
 HAND_SIZE = 13
 BOOK = 6  # the books a side needs before its bid counts
@@ -655,14 +656,14 @@ class WhistGame(Game):
         times = f" x {mult}" if mult > 1 else ""
         if details["made"]:
             over = details["books"] - BOOK
-            lines.append(f"seat {declarer} declared {details['contract']} and took "
+            lines.append(f"{self.seat_name(declarer)} declared {details['contract']} and took "
                          f"{details['books']} books (needed {need}): made, {over}{times} = "
                          f"{scores[declarer]:+d}")
         else:
             opponents = [s for s, v in enumerate(scores) if v]
-            lines.append(f"seat {declarer} declared {details['contract']} and took "
+            lines.append(f"{self.seat_name(declarer)} declared {details['contract']} and took "
                          f"{details['books']} books (needed {need}): set; "
-                         + ", ".join(f"seat {s} {bid}{times} = {scores[s]:+d}"
+                         + ", ".join(f"{self.seat_name(s)} {bid}{times} = {scores[s]:+d}"
                                      for s in opponents))
         return lines
 
@@ -744,7 +745,7 @@ class DummyWhist(WhistGame):
         self.default_order = NO_TRUMP_HIGH
 
     def seat_name(self, seat: int) -> str:
-        return "the dummy (seat 3)" if seat == DUMMY else f"seat {seat}"
+        return "the dummy (seat 3)" if seat == DUMMY else seat_words(seat)
 
     def deal_sizes(self, dealer: int) -> tuple[list[int], int]:
         return [HAND_SIZE, HAND_SIZE, HAND_SIZE, HAND_SIZE + 2 if self.jokers else HAND_SIZE], 0
@@ -819,8 +820,8 @@ class DoubleDummyWhist(WhistGame):
 
     def seat_name(self, seat: int) -> str:
         if seat in self.player_seats:
-            return f"seat {seat}"
-        return f"seat {seat} (seat {PARTNER[seat]}'s dummy)"
+            return seat_words(seat)
+        return f"{seat_words(seat)} ({seat_words(PARTNER[seat])}'s dummy)"
 
     def deal_sizes(self, dealer: int) -> tuple[list[int], int]:
         return [HAND_SIZE] * 4, 0

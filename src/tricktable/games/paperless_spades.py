@@ -79,6 +79,7 @@ from ..engine.game import Game, register
 from ..engine.options import Options, option
 from ..engine.scoring import sole_leader
 from ..engine.state import Phase, State
+from ..engine.words import seat_words, team_words
 
 HAND_SIZE = 12
 PASS_SIZE = 3
@@ -144,20 +145,24 @@ def score_items(bids: list[int], won: list[int], honours_team: int | None) -> li
         bid = bids[seats[0]] + bids[seats[1]]
         took = won[seats[0]] + won[seats[1]]  # a nil bidder's tricks count for the team
         if took == bid:
-            items.append(ScoreItem(team, 2, f"team {team} bid {bid} and took exactly {took}"))
+            items.append(ScoreItem(team, 2,
+                                   f"{team_words(team)} bid {bid} and took exactly {took}"))
         elif took > bid:
-            items.append(ScoreItem(team, 1, f"team {team} bid {bid} and took more, {took}"))
+            items.append(ScoreItem(team, 1,
+                                   f"{team_words(team)} bid {bid} and took more, {took}"))
         else:
-            items.append(ScoreItem(other, 2, f"team {team} bid {bid} and took fewer, {took}"))
+            items.append(ScoreItem(other, 2,
+                                   f"{team_words(team)} bid {bid} and took fewer, {took}"))
         for seat in seats:
             if bids[seat] != 0:
                 continue
             if won[seat] == 0:
-                items.append(ScoreItem(team, 2, f"seat {seat}'s nil made"))
+                items.append(ScoreItem(team, 2, f"{seat_words(seat)}'s nil made"))
             else:
-                items.append(ScoreItem(other, 2, f"seat {seat}'s nil failed ({won[seat]} taken)"))
+                items.append(ScoreItem(other, 2,
+                                       f"{seat_words(seat)}'s nil failed ({won[seat]} taken)"))
         if honours_team == team:
-            items.append(ScoreItem(team, 2, f"team {team} won all four heart honours"))
+            items.append(ScoreItem(team, 2, f"{team_words(team)} won all four heart honours"))
     return items
 
 
@@ -451,6 +456,20 @@ class PaperlessSpades(Game):
             }
         return {"stake": self.options.stake, "sets": self.set_totals(state), "owed": owed}
 
+    def summary_lines(self, state: State) -> list[str]:
+        """Who won, by how much, and what is owed at the stake, naming people."""
+        if state.winner is None:
+            return []
+        winner, loser = state.winner, 1 - state.winner
+        lines = [f"{team_words(winner, start=True)} won, {state.totals[winner]} to "
+                 f"{state.totals[loser]}."]
+        owed = self.game_summary(state)["owed"]
+        if self.options.stake and owed is not None:
+            lines.append(f"{team_words(loser, start=True)} owe {team_words(winner)} "
+                         f"{owed['amount']} ({owed['points']} points at {self.options.stake} "
+                         "a point).")
+        return lines
+
     def score_lines(self, state: State) -> list[str]:
         """The score as the counting cards show it, the last hand's scoring lines, and
         the stake owed at the end."""
@@ -467,24 +486,27 @@ class PaperlessSpades(Game):
             picture = counting_cards(
                 state.totals[team], overtime=overtime, suit=suit, limit=limit
             )
-            lines.append(f"Team {team} (2 and 3 of {('spades', 'hearts')[team]}): {picture}")
+            lines.append(f"{team_words(team, start=True)} (2 and 3 of "
+                         f"{('spades', 'hearts')[team]}): {picture}")
         if state.results and state.phase in (Phase.SCORING, Phase.GAME_OVER):
             items = self.hand_items(state)
             lines.append(
                 "Last hand: "
-                + "; ".join(f"+{i.points} to team {i.team}: {i.reason}" for i in items)
+                + "; ".join(f"+{i.points} to {team_words(i.team)}: {i.reason}" for i in items)
             )
             if state.results[-1].details["set"] != number:
                 lines.append("That hand tied the set: both scores go back to 0 for overtime.")
         if state.winner is not None:
             summary = self.game_summary(state)["owed"]
             lines.append(
-                f"Team {summary['to']} wins, {state.totals[state.winner]} to "
+                f"{team_words(state.winner, start=True)} wins, "
+                f"{state.totals[state.winner]} to "
                 f"{state.totals[1 - state.winner]}."
             )
             if self.options.stake:
                 lines.append(
-                    f"Team {summary['by']} owes team {summary['to']} {summary['points']} x "
+                    f"{team_words(1 - state.winner, start=True)} owes "
+                    f"{team_words(state.winner)} {summary['points']} x "
                     f"{self.options.stake} = {summary['amount']}."
                 )
         return lines

@@ -411,9 +411,9 @@ class Spades(Game):
                     kind = "blind nil" if b.blind else "nil"
                     value = 200 if b.blind else 100
                     if won[s] == 0:
-                        lines.append(f"seat {s}'s {kind} made: +{value} to {name}")
+                        lines.append(f"{self.seat_name(s)}'s {kind} made: +{value} to {name}")
                     else:
-                        lines.append(f"seat {s}'s {kind} failed ({won[s]} trick(s) "
+                        lines.append(f"{self.seat_name(s)}'s {kind} failed ({won[s]} trick(s) "
                                      f"taken): -{value} to {name}")
             _, penalty = add_bags(bags_before[team], bags, opts.bag_limit, opts.bag_penalty)
             if penalty:

@@ -36,7 +36,7 @@ list of finished games by ``session_stats``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -119,6 +119,14 @@ def last_places(totals: Sequence[int], seats: Sequence[int]) -> list[int]:
     """The seats tied for the lowest total: who is "in the tray"."""
     lowest = min(totals[s] for s in seats)
     return [s for s in seats if totals[s] == lowest]
+
+
+def _and(names: Iterable[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    listed = list(names)
+    if len(listed) < 2:
+        return "".join(listed)
+    return ", ".join(listed[:-1]) + " and " + listed[-1]
 
 
 def tray_sheet(in_tray: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -580,13 +588,43 @@ class ThreeBSpades(Game):
                 why = f"made exactly: 10 x {bid}"
             else:
                 why = f"made with {took - bid} over: 10 x {bid} less 10 a trick over"
-            lines.append(f"seat {key} bid {bid}, took {took}: {why} = {score:+d}")
+            lines.append(f"{self.seat_name(int(key))} bid {bid}, took {took}: {why} = {score:+d}")
         if details["zero_pot_after"] != pot:
             lines.append(f"the zero value of the next hand: {details['zero_pot_after']}")
         if details.get("all_tricks") is not None:
             lines.append(f"seat {details['all_tricks']} took every trick: the game is won")
         tray = details["in_tray"]
-        lines.append("in the tray: " + ", ".join(f"seat {s}" for s in tray))
+        lines.append("in the tray: " + ", ".join(self.seat_name(s) for s in tray))
+        return lines
+
+    def summary_lines(self, state: State) -> list[str]:
+        """The score sheet's end of game in sentences (ruling 10), naming people."""
+        facts = self.game_summary(state)
+        name = self.seat_name
+        lines = super().summary_lines(state)
+        if facts["all_tricks_win"] is not None:
+            lines.append(f"{name(facts['all_tricks_win'])} won by taking every trick of a "
+                         "hand.")
+        if facts["tray_person"] is not None:
+            wire = " and was in the tray after every hand: wire to wire" \
+                if facts["wire_to_wire"] else ""
+            lines.append(f"{name(facts['tray_person'])} is the tray person (last){wire}.")
+        elif state.is_over:
+            lines.append("Nobody is the tray person: last place is shared.")
+        sheet = facts["tray_sheet"]
+        if sheet:
+            lines.append("In the tray after each hand: " + "; ".join(
+                f"hand {n}: {_and(name(s) for s in seats)}" for n, seats in enumerate(sheet, 1)
+            ) + ".")
+        if facts["perfect_day"]:
+            lines.append(f"A perfect day (every hand exactly as bid): "
+                         f"{_and(name(s) for s in facts['perfect_day'])}.")
+        if facts["imperfect_day"]:
+            lines.append(f"An imperfect day (no hand as bid): "
+                         f"{_and(name(s) for s in facts['imperfect_day'])}.")
+        if facts["sudden_death_hands"]:
+            lines.append(f"Sudden death: {facts['sudden_death_hands']} more hand(s) to break "
+                         "the tie.")
         return lines
 
     def game_summary(self, state: State) -> dict[str, Any]:
@@ -625,7 +663,7 @@ class ThreeBSpades(Game):
         lines = [f"Zero value of the next hand: {state.zero_pot}"]
         if state.results:
             tray = state.results[-1].details["in_tray"]
-            lines.append("In the tray: " + ", ".join(f"seat {s}" for s in tray))
+            lines.append("In the tray: " + ", ".join(self.seat_name(s) for s in tray))
         return lines
 
     # --- what seats see --------------------------------------------------------------------
