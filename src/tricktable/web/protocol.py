@@ -32,7 +32,7 @@ closed (a flood from one socket must not cost the other tables their time)."""
 FLOOD_CLOSE = 100
 """Refusals for rate in a row after which the socket is closed."""
 
-CLIENT_TYPES = ("hello", "action", "ping", "say", "react", "allow-device")
+CLIENT_TYPES = ("hello", "action", "ping", "say", "react", "allow-device", "hint", "undo")
 MAX_SAY = 200
 """Characters in one chat message: a sentence or two at a card table."""
 REACTIONS = {

@@ -33,7 +33,7 @@ from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record
 from ..engine.state import Phase, State
 from ..engine.words import naming
-from ..play.opponents import level_of
+from ..play.opponents import bot_levels, level_of
 from ..play.table import Table
 from . import protocol
 from .spec import PERSON, TableSpec, game_seed
@@ -220,6 +220,9 @@ class LiveTable:
                 self.records.append(self._record())
                 self.game_number += 1
                 self.runner = self._new_runner()
+            elif kind == "undo":
+                with naming(self.people()):
+                    self.runner.take_back(int(json.loads(text)["seat"]))
             elif kind == "end":
                 self.ended = True
                 self.end_reason = text or "the table was ended"
@@ -449,7 +452,7 @@ class LiveTable:
         self.events.append((n, kind, text, actor))
         self.next_n = n + 1
         self.stored_status = status
-        if kind in ("deal", "action", "rematch"):
+        if kind in ("deal", "action", "rematch", "undo"):
             self.seq += 1
         self.shown_status = status
 
@@ -744,6 +747,60 @@ class LiveTable:
             except IllegalAction as e:
                 raise Refused("illegal", str(e), rule=e.rule, allowed=e.allowed) from None
             await self._commit("action", str(action), f"seat {seat.seat} ({seat.name})")
+            self.broadcast()
+            self.schedule()
+
+    # --- help for one person playing bots -----------------------------------------------------
+
+    def _only_person(self, listener: Listener, what: str) -> Seat:
+        """The listener's seat, if it is the only person's at this table (hints and undo
+        would tell one person of another's cards, or take back another's choice)."""
+        if listener.role != SEAT or listener.seat is None:
+            raise Refused("spectator", "spectators watch; they do not act")
+        people = [s for s in self.seats.values() if s.kind == PERSON]
+        if len(people) != 1:
+            raise Refused("not-alone", f"{what} is for a table of one person and bots")
+        return self.seats[listener.seat]
+
+    async def hint(self, listener: Listener) -> None:
+        """What the strongest bot would do in the person's place, from the person's own
+        observation (it sees nothing the person does not); told to that person only."""
+        async with self.lock:
+            seat = self._only_person(listener, "a hint")
+            game, state = self.game, self.runner.state
+            chooser = game.controller(state, state.to_act) if state.to_act >= 0 else -1
+            if self.status != PLAYING or chooser != seat.seat:
+                raise Refused("not-your-turn", "a hint is for when it is your turn")
+            obs = game.observe(state, seat.seat)
+            legal, seq = list(obs.legal), self.seq
+            levels = bot_levels(game.name)
+            level = levels[-1]
+            bot = make_bot(level.bot, game, seat.seat, f"{self.runner.seed}/{seq}/hint",
+                           self.hub.think)
+        # thought outside the lock: the table is not held up while the bot thinks
+        action = await self._decision(bot, "choose", obs, legal)
+        # the action as the person would type it, without the seat: "play QS", "bid 4"
+        words = str(action).split(": ", 1)[-1] if action is not None else "let it pass"
+        listener.send(protocol.dumps({
+            "type": "hint", "seq": seq, "action": None if action is None else str(action),
+            "message": f"The {level.label.lower()} bot would {words} here.",
+        }))
+
+    async def undo(self, listener: Listener) -> None:
+        """Take back the person's last decision of this hand, and everything after it
+        (the bots choose again): stored in the log like any change."""
+        async with self.lock:
+            seat = self._only_person(listener, "undo")
+            self._can_store()
+            if self.status != PLAYING:
+                raise Refused("nothing-to-undo", "undo takes back a decision of the hand in play")
+            with naming(self.people()):
+                taken = self.runner.take_back(seat.seat)
+            if taken is None:
+                raise Refused("nothing-to-undo", "you have made no decision in this hand yet")
+            self._declined.clear()
+            await self._commit("undo", json.dumps({"seat": seat.seat, "action": str(taken)}),
+                               f"seat {seat.seat} ({seat.name})")
             self.broadcast()
             self.schedule()
 
