@@ -555,6 +555,10 @@ async def _serve_socket(
                     raise Refused("chat-rate", "a moment, please: at most a few chat "
                                   "messages in a row, then one every two seconds")
                 await asyncio.shield(table.say(conn, msg.get("text"), msg.get("reaction")))
+            elif kind == "claim":
+                if conn not in table.listeners:
+                    raise Refused("hello-first", "say hello with a token first")
+                await asyncio.shield(table.claim(conn, msg.get("tricks")))
             elif kind in ("hint", "undo"):
                 if conn not in table.listeners:
                     raise Refused("hello-first", "say hello with a token first")

@@ -32,7 +32,8 @@ closed (a flood from one socket must not cost the other tables their time)."""
 FLOOD_CLOSE = 100
 """Refusals for rate in a row after which the socket is closed."""
 
-CLIENT_TYPES = ("hello", "action", "ping", "say", "react", "allow-device", "hint", "undo")
+CLIENT_TYPES = ("hello", "action", "ping", "say", "react", "allow-device", "hint", "undo",
+                "claim")
 MAX_SAY = 200
 """Characters in one chat message: a sentence or two at a card table."""
 REACTIONS = {
@@ -116,6 +117,11 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         msg["text"] = check_chat(msg.get("text"))
     elif kind == "react" and msg.get("reaction") not in REACTIONS:
         raise ProtocolError("bad-reaction", f"a reaction is one of: {', '.join(REACTIONS)}")
+    elif kind == "claim" and msg.get("tricks") is not None and (
+        type(msg["tricks"]) is not int or not 1 <= msg["tricks"] <= 20
+    ):
+        raise ProtocolError("bad-claim", 'a claim is {"type": "claim"} for every trick left, '
+                            'or {"type": "claim", "tricks": N}')
     elif kind == "allow-device" and (
         not isinstance(msg.get("request"), str) or not isinstance(msg.get("allow"), bool)
     ):

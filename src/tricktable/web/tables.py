@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -35,6 +35,7 @@ from ..engine.state import Phase, State
 from ..engine.words import naming
 from ..play.opponents import bot_levels, level_of
 from ..play.table import Table
+from ..search import search_installed
 from . import protocol
 from .spec import PERSON, TableSpec, game_seed
 from .store import (
@@ -49,6 +50,9 @@ from .store import (
     Writer,
     token_hash,
 )
+
+if TYPE_CHECKING:
+    from ..search.claims import ClaimVerdict
 
 BOT = "bot"
 WAITING, PLAYING, OVER, ENDED = "waiting", "playing", "over", "ended"
@@ -804,6 +808,41 @@ class LiveTable:
             self.broadcast()
             self.schedule()
 
+    async def claim(self, listener: Listener, tricks: int | None) -> None:
+        """A person claims the tricks left (or ``tricks`` of them): the solver checks it
+        with every card known and the others defending their best; if proven, the rest of
+        the hand is played out along its line, every card stored as an action. A claim
+        that is not proven is told to its claimer only, without what the solver found
+        (that would tell of cards the claimer cannot see)."""
+        async with self.lock:
+            if listener.role != SEAT or listener.seat is None:
+                raise Refused("spectator", "spectators watch; they do not act")
+            self._can_store()
+            seat = self.seats[listener.seat]
+            state = self.runner.state
+            if state.phase is not Phase.PLAY or seat.kind != PERSON:
+                raise Refused("no-claim", "a claim is made during the play of the cards")
+            if not search_installed():
+                raise Refused("no-solver", "claims are checked by the double-dummy solver, "
+                              "which this server does not have (the search extra)")
+            verdict, plays = await asyncio.to_thread(_judge_claim, state.copy(), seat.seat,
+                                                     tricks)
+            if not verdict.proven:
+                raise Refused("claim-refused", "the claim is not proven: the others can "
+                              "still stop it. Play on.")
+            self._tell_everyone({
+                "type": "claim", "seat": seat.seat, "name": seat.name,
+                "message": f"{seat.name} claims {verdict.claimed} of the tricks left, and the "
+                           "solver proves it whatever the others play: the hand is played out.",
+            })
+            for play_action in plays:
+                with naming(self.people()):
+                    step(self.runner.state, play_action)
+                await self._commit("action", str(play_action),
+                                   f"seat {seat.seat} ({seat.name}), claim")
+            self.broadcast()
+            self.schedule()
+
     # --- the host -------------------------------------------------------------------------------
 
     async def host_seat(self, seat: int, do: str, bot: str | None) -> dict[str, Any]:
@@ -1079,6 +1118,16 @@ class LiveTable:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+def _judge_claim(state: State, seat: int, tricks: int | None
+                 ) -> tuple[ClaimVerdict, list[Action]]:
+    """The solver's verdict on a claim, and if proven the plays that finish the hand (on
+    ``state``, a copy)."""
+    from ..search.claims import judge_claim, play_out  # the solver: the search extra
+
+    verdict = judge_claim(state, seat, tricks)
+    return verdict, list(play_out(state, seat)) if verdict.proven else []
 
 
 def _hash_of(token: str | None) -> str | None:
