@@ -136,3 +136,22 @@ def test_chat_messages_are_checked() -> None:
                 {"type": "hello", "token": "t", "device": "short"}):
         with pytest.raises(ProtocolError):
             parse_client_message(json.dumps(bad))
+
+
+def test_the_hosts_calls_over_http(tmp_path: Any) -> None:
+    from web_helpers import client_for, create, sqlite_url
+
+    with client_for(sqlite_url(tmp_path)) as client:
+        made = create(client, game="spades")
+        table, host = made["table"], {"authorization": f"Bearer {made['host_token']}"}
+        talk = f"/api/tables/{table}/talk"
+        assert client.post(talk, json={"spectators": True}).status_code == 403
+        answer = client.post(talk, json={"spectators": True, "mute": 1}, headers=host)
+        assert answer.status_code == 200 and answer.json() == {"spectators": True,
+                                                                 "muted": [1]}
+        for bad in ({"spectators": "yes"}, {"mute": "1"}, [], {}):
+            assert client.post(talk, json=bad, headers=host).status_code in (400, 409)
+        assert client.post(talk, content=b"[" * 100, headers=host).status_code == 400
+        ended = client.post(f"/api/tables/{table}/end", headers=host)
+        assert ended.status_code == 200 and ended.json()["status"] == "ended"
+        assert client.post(f"/api/tables/{table}/end", headers=host).status_code == 409

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -341,21 +341,37 @@ def create_app(
                      f'attachment; filename="{table.id}-{number}.json"'},
         )
 
-    async def host_seat(request: Request) -> Response:
+    async def hosted(request: Request, what: str | None
+                     ) -> tuple[LiveTable, Any] | Response:
+        """The table of a host's request and its body read as JSON (``what`` names it; None:
+        no body), or the answer that refuses it: no such table, not the host, too large,
+        not JSON."""
         table = await table_of(request)
         if not isinstance(table, LiveTable):
             return table
         if not hub_of(request).host_allowed(table, _bearer(request)):
             return _error(403, "not-host", "only the table's host (its host token) may do that")
+        if what is None:
+            return table, None
         try:
             body = await _body(request, MAX_BODY)
         except BodyTooLarge:
-            return _error(413, "too-large", f"a seat request is at most {MAX_BODY} bytes")
+            return _error(413, "too-large", f"{what} is at most {MAX_BODY} bytes")
+        try:
+            return table, parse_json_body(body, what)
+        except ProtocolError as e:
+            return _error(400, e.code, e.message)
+
+    async def host_seat(request: Request) -> Response:
+        asked = await hosted(request, "a seat request")
+        if isinstance(asked, Response):
+            return asked
+        table, obj = asked
         seat_text = request.path_params["seat"]
         if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 3):
             return _error(404, "bad-seat", "a seat is named by its number")
         try:
-            do, bot = parse_seat_request(parse_json_body(body, "a seat request"))
+            do, bot = parse_seat_request(obj)
             result = await asyncio.shield(table.host_seat(int(seat_text), do, bot))
         except ProtocolError as e:
             return _error(400, e.code, e.message)
@@ -367,19 +383,10 @@ def create_app(
         return JSONResponse(result)
 
     async def host_talk(request: Request) -> Response:
-        table = await table_of(request)
-        if not isinstance(table, LiveTable):
-            return table
-        if not hub_of(request).host_allowed(table, _bearer(request)):
-            return _error(403, "not-host", "only the table's host (its host token) may do that")
-        try:
-            body = await _body(request, MAX_BODY)
-        except BodyTooLarge:
-            return _error(413, "too-large", f"a talk request is at most {MAX_BODY} bytes")
-        try:
-            obj = parse_json_body(body, "a talk request")
-        except ProtocolError as e:
-            return _error(400, e.code, e.message)
+        asked = await hosted(request, "a talk request")
+        if isinstance(asked, Response):
+            return asked
+        table, obj = asked
         spectators, mute, unmute = (obj.get(k) if isinstance(obj, dict) else None
                                     for k in ("spectators", "mute", "unmute"))
         if (not isinstance(obj, dict) or (spectators is not None and
@@ -394,25 +401,20 @@ def create_app(
         return JSONResponse(result)
 
     async def end_table(request: Request) -> Response:
-        table = await table_of(request)
-        if not isinstance(table, LiveTable):
-            return table
-        if not hub_of(request).host_allowed(table, _bearer(request)):
-            return _error(403, "not-host", "only the table's host (its host token) may do that")
-        try:
-            await asyncio.shield(table.end("the host ended the table"))
-        except Refused as r:
-            return _error(409, r.code, r.message)
-        return JSONResponse(table.summary_json())
+        return await host_does(request, lambda table: table.end("the host ended the table"))
 
     async def rematch(request: Request) -> Response:
-        table = await table_of(request)
-        if not isinstance(table, LiveTable):
-            return table
-        if not hub_of(request).host_allowed(table, _bearer(request)):
-            return _error(403, "not-host", "only the table's host (its host token) may do that")
+        return await host_does(request, lambda table: table.rematch())
+
+    async def host_does(request: Request,
+                        change: Callable[[LiveTable], Awaitable[None]]) -> Response:
+        """A host's change with no body (end, rematch): the table's summary after it."""
+        asked = await hosted(request, None)
+        if isinstance(asked, Response):
+            return asked
+        table = asked[0]
         try:
-            await asyncio.shield(table.rematch())
+            await asyncio.shield(change(table))
         except Refused as r:
             return _error(409, r.code, r.message)
         return JSONResponse(table.summary_json())
