@@ -1,37 +1,49 @@
 // The table's socket (docs/protocol.md): say hello with the seat's token, hand every view
-// to the page, and come back by itself after any drop or server restart.
+// to the page, and come back by itself after any drop or server restart, unless the server
+// said that this link will never open the table again.
+
+// Refusals of a hello after which the server closes the socket: another try would be
+// refused the same way.
+const REFUSED_FOR_GOOD = new Set(["bad-token", "bot-seat", "ended"]);
+// Errors the server sends before it closes a socket for a reason a new try does not mend.
+const ERRORS_FOR_GOOD = new Set(["bad-token", "no-table", "set-aside", "too-many-sockets"]);
 
 export class Connection {
   constructor(tableId, token, name, handlers) {
     this.tableId = tableId;
     this.token = token;
     this.name = name;
-    this.handlers = handlers; // {view, welcome, refused, error, status}
+    // {view, welcome, refused, error, status, stopped(msg): no more tries, and why}
+    this.handlers = handlers;
     this.seq = null;
+    this.gameNumber = null;
     this.delay = 500;
     this.socket = null;
+    this.welcomed = false;
     this.stopped = false;
-    this.named = false;
   }
 
   open() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`);
     this.socket = socket;
+    this.welcomed = false;
     this.handlers.status("connecting");
     socket.addEventListener("open", () => {
       const hello = { type: "hello", token: this.token, protocol: 1 };
       if (this.name) hello.name = this.name;
       socket.send(JSON.stringify(hello));
     });
-    socket.addEventListener("message", (event) => this.receive(event.data));
-    socket.addEventListener("close", (event) => {
+    socket.addEventListener("message", (event) => {
+      if (this.socket === socket) this.receive(event.data);
+    });
+    socket.addEventListener("close", () => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
       this.handlers.status("reconnecting");
       // wait a little longer each time, 0.5 s doubling to 5 s
-      setTimeout(() => this.open(), this.delay);
+      setTimeout(() => { if (!this.stopped) this.open(); }, this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     });
   }
@@ -46,6 +58,7 @@ export class Connection {
     switch (msg.type) {
       case "welcome":
         this.delay = 500;
+        this.welcomed = true;
         this.handlers.status("connected");
         this.handlers.welcome(msg);
         break;
@@ -56,28 +69,38 @@ export class Connection {
         this.handlers.view(msg);
         break;
       case "refused":
-        this.handlers.refused(msg);
+        if (!this.welcomed && REFUSED_FOR_GOOD.has(msg.code)) this.stop(msg);
+        else this.handlers.refused(msg);
         break;
       case "error":
-        if (msg.code === "bad-token" || msg.code === "no-table") this.stopped = true;
-        this.handlers.error(msg);
+        if (ERRORS_FOR_GOOD.has(msg.code)) this.stop(msg);
+        else this.handlers.error(msg);
         break;
       default:
         break;
     }
   }
 
-  act(action) {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN || this.seq === null) {
+  stop(msg) {
+    this.stopped = true;
+    this.handlers.status("closed");
+    this.handlers.stopped(msg);
+  }
+
+  // Sends an action answering view ``seq`` (the view the person saw when choosing it).
+  act(action, seq = this.seq) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN || seq === null) {
       this.handlers.error({ code: "offline", message: "not connected: your move was not sent; it will be offered again" });
       return false;
     }
-    this.socket.send(JSON.stringify({ type: "action", seq: this.seq, action }));
+    this.socket.send(JSON.stringify({ type: "action", seq, action }));
     return true;
   }
 
   close() {
     this.stopped = true;
-    if (this.socket) this.socket.close();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
   }
 }

@@ -36,9 +36,13 @@ function el(tag, cls, ...children) {
 }
 
 // opts: {game, info, obs, around, viewer, seatsMeta (array of {seat, kind, name, ...}),
-//        seatLabel(seat), bidText(seat), toAct, clickable: Map seat -> {plays: Map card->texts,
+//        seatLabel(seat), bidText(seat), toAct, turnWord(seat) (the badge of the seat to act:
+//        "to play" unless given), clickable: Map seat -> {plays: Map card->texts,
 //        positions: {available, selected:Set, onToggle}, selectable:Set, selected:Set,
-//        onSelect(card)}, onPlay(texts, card), showLastTrick, allOpen, centerText}
+//        onSelect(card)}, onPlay(texts, card), showLastTrick, allOpen, centerText,
+//        completedTrick (a trick of obs.tricks, shown whole in the middle instead of the trick
+//        in progress), gathering (that trick travels to its winner), arriving (a Set of the
+//        trick's cards played since the last drawing: they travel from their seat)}
 export function drawFelt(container, opts) {
   const { obs, info, game } = opts;
   container.replaceChildren();
@@ -70,9 +74,10 @@ export function drawFelt(container, opts) {
     if (seat === opts.toAct) panel.classList.add("to-act");
     if (meta.kind === "dummy") panel.classList.add("dummy");
     const title = el("h3", "seat-name", opts.seatLabel(seat));
+    title.title = opts.seatLabel(seat); // the whole name, where the panel cuts it short
     const badges = el("div", "badges");
     const badge = (text, cls) => badges.append(el("span", `badge ${cls}`, text));
-    if (seat === opts.toAct) badge("to play", "turn");
+    if (seat === opts.toAct) badge(opts.turnWord ? opts.turnWord(seat) : "to play", "turn");
     if (meta.kind === "bot") badge(`bot: ${meta.bot || "bot"}`, "bot");
     if (meta.stand_in) badge("bot stands in", "bot");
     if (meta.away) badge("away", "away");
@@ -139,19 +144,52 @@ export function drawFelt(container, opts) {
 
   // the trick in the middle, each card pushed toward its player
   const middle = el("div", "trick");
-  const showing = opts.showLastTrick && obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
-  const pairs = showing ? showing.seats.map((s, i) => [s, showing.cards[i]]) : obs.trick;
-  if (showing) middle.append(el("div", "trick-caption", `last trick: won by ${opts.seatLabel(showing.winner)}`));
+  const lastTrick = opts.showLastTrick && obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
+  const whole = lastTrick || opts.completedTrick || null;
+  const pairs = whole ? whole.seats.map((s, i) => [s, whole.cards[i]]) : obs.trick;
+  middle.dataset.shows = lastTrick ? "last" : whole ? "completed" : "current";
+  middle.dataset.tricksDone = String(obs.tricks.length);
+  const spot = (place) => ({ x: 50 + 11 * Math.cos(place.angle), y: 50 + 17 * Math.sin(place.angle) });
+  // where a card comes from and goes to: its seat (the viewer's own card from the hand below)
+  const seatSpot = (seat) => {
+    const place = places.get(seat);
+    if (!place) return { x: 50, y: 50 };
+    return seat === opts.viewer ? { x: place.x, y: 104 } : { x: place.x, y: place.y };
+  };
+  const winnerSpot = whole ? seatSpot(whole.winner) : null;
   for (const [seat, card] of pairs) {
     const place = places.get(seat);
     const face = cardElement(card);
     face.classList.add("in-trick");
     if (place) {
-      face.style.left = `${50 + 11 * Math.cos(place.angle)}%`;
-      face.style.top = `${50 + 17 * Math.sin(place.angle)}%`;
+      const at = spot(place);
+      face.style.left = `${at.x}%`;
+      face.style.top = `${at.y}%`;
     }
+    face.dataset.seat = String(seat);
     face.title = `${opts.seatLabel(seat)} played this`;
+    if (whole && seat === whole.winner) {
+      face.classList.add("winner");
+      face.title += ", and won the trick";
+    }
+    if (!whole && opts.arriving && opts.arriving.has(card)) {
+      const from = seatSpot(seat);
+      face.classList.add("arriving");
+      face.style.setProperty("--from-x", `${from.x}%`);
+      face.style.setProperty("--from-y", `${from.y}%`);
+    }
+    if (whole && opts.gathering && !lastTrick) {
+      face.classList.add("gathering");
+      face.style.setProperty("--to-x", `${winnerSpot.x}%`);
+      face.style.setProperty("--to-y", `${winnerSpot.y}%`);
+    }
     middle.append(face);
+  }
+  if (whole) {
+    middle.dataset.winner = String(whole.winner);
+    const caption = el("div", "trick-caption trick-won",
+      `${lastTrick ? "last trick: " : ""}won by ${opts.seatLabel(whole.winner)}`);
+    middle.append(caption);
   }
   if (!pairs.length && obs.led_suit < 0 && opts.centerText) middle.append(el("div", "trick-caption", opts.centerText));
   if (opts.extraCard) {

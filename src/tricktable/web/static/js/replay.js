@@ -218,19 +218,30 @@ function setUp() {
       PageDown: trickOn, PageUp: trickBack, End: handOn, Home: handBack };
     if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
   });
+  window.addEventListener("hashchange", openLinkedRecord);
+  openLinkedRecord();
+}
+
+// A table's finished game named in the link's #fragment (table, game, token); another such
+// link opened in this tab (only the fragment changes) opens its record in place.
+async function openLinkedRecord() {
   const from = new URLSearchParams(location.hash.slice(1));
-  if (from.get("table")) {
-    const url = `/api/tables/${encodeURIComponent(from.get("table"))}/records/${encodeURIComponent(from.get("game") || "0")}`;
-    fetch(url, { headers: { authorization: `Bearer ${from.get("token") || ""}` } }).then(async (r) => {
-      if (!r.ok) {
-        $("error").textContent = (await r.json()).message || "the record could not be fetched";
-        return;
-      }
-      state.text = await r.text();
-      $("open-record").hidden = true;
-      await open();
-    });
+  if (!from.get("table")) return;
+  const url = `/api/tables/${encodeURIComponent(from.get("table"))}/records/${encodeURIComponent(from.get("game") || "0")}`;
+  const ticket = ++state.wanted;
+  const r = await fetch(url, { headers: { authorization: `Bearer ${from.get("token") || ""}` } });
+  if (ticket !== state.wanted) return; // a newer link was opened meanwhile
+  if (!r.ok) {
+    $("error").textContent = (await r.json().catch(() => ({}))).message || "the record could not be fetched";
+    return;
   }
+  state.text = await r.text();
+  if (ticket !== state.wanted) return;
+  $("open-record").hidden = true;
+  const select = $("seat");
+  while (select.options.length > 1) select.remove(1); // another record may have other seats
+  select.value = "all";
+  await open();
 }
 
 setUp();

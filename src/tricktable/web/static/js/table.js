@@ -11,19 +11,33 @@ import { hostTokenFor, invitesFor, rememberName, savedName, settings, saveSettin
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const tokenInLink = () => new URLSearchParams(location.hash.slice(1)).get("token");
+
+// A completed trick stays whole in the middle this long, for everyone, then travels to its
+// winner (a tap on the table skips it); "Last trick" shows the last one this long.
+const TRICK_PAUSE_MS = 1200;
+const GATHER_MS = 400;
+const LAST_TRICK_MS = 2000;
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const page = {
-  view: null,
+  token: tokenInLink(),
+  view: null, // the view drawn now
   welcome: null,
   selection: new Set(),
   positions: new Set(),
   bidChoice: null,
-  showLastTrick: false,
+  pause: null, // {trick, gathering, timer}: a completed trick on show; views wait meanwhile
+  held: null, // the newest view that came during the pause, drawn after it
+  heldTrick: null, // the newest of those that completed another trick, shown whole first
+  arriving: null, // {key, cards}: cards played since the view drawn before, not yet drawn
+  lastTrickShown: false, // "Last trick" is pressed: the last trick, for a moment
+  lastTrickTimer: null,
   lastResults: 0,
   wasMyTurn: false,
   conn: null,
   decisionKey: "",
+  stopped: null, // why the server will not let this link in again, once it said so
 };
 
 function seatMeta(seat) {
@@ -38,10 +52,16 @@ function seatLabel(seat) {
     const info = (v && v.observation.info) || {};
     const partners = info.partners || {};
     const owner = Object.entries(partners).find(([, d]) => d === seat);
-    name = owner ? `dummy of ${seatLabel(Number(owner[0]))}` : "the dummy";
+    const ownerSeat = owner ? Number(owner[0]) : null;
+    name = ownerSeat === null ? "the dummy" : v && v.you.seat === ownerSeat ? "your dummy" : `dummy of ${seatLabel(ownerSeat)}`;
   }
   const you = v && v.you.seat === seat ? " (you)" : "";
   return `${name}${you}`;
+}
+
+// The seat's name alone, without "(you)": for sentences about the person themself.
+function seatName(seat) {
+  return seatLabel(seat).replace(/ \(you\)$/, "");
 }
 
 function sideLabel(key) {
@@ -112,6 +132,104 @@ function factsLine(info) {
   return out.join(" · ");
 }
 
+// --- views as they come, and the completed trick's pause ----------------------------------------
+
+// The trick that ``next`` completed since ``prev`` was drawn (the hand's latest), if any: the
+// view after a trick's last card already holds an empty trick in progress.
+function completedSince(prev, next) {
+  if (!prev || prev.game_number !== next.game_number) return null;
+  const before = prev.observation, after = next.observation;
+  if (before.hand_number !== after.hand_number || after.tricks.length <= before.tricks.length) return null;
+  return after.tricks[after.tricks.length - 1];
+}
+
+function receive(view) {
+  if (page.pause) {
+    // held till the pause is over: the newest only, and the newest that ends another trick
+    if (completedSince(page.held || page.view, view)) page.heldTrick = view;
+    page.held = view;
+    return;
+  }
+  show(view);
+}
+
+function show(view) {
+  delete document.body.dataset.sent;
+  const trick = completedSince(page.view, view);
+  const prev = page.view;
+  page.view = view;
+  page.arriving = null;
+  if (!trick && prev && prev.game_number === view.game_number &&
+      prev.observation.hand_number === view.observation.hand_number) {
+    const before = new Set(prev.observation.trick.map(([, c]) => c));
+    const cards = new Set(view.observation.trick.map(([, c]) => c).filter((c) => !before.has(c)));
+    if (cards.size) page.arriving = { key: `${view.game_number}/${view.seq}`, cards };
+  }
+  if (trick) {
+    page.pause = { trick, gathering: false, timer: setTimeout(gather, TRICK_PAUSE_MS) };
+    document.body.dataset.pause = "trick";
+  }
+  render();
+}
+
+function gather() {
+  if (!page.pause) return;
+  if (reducedMotion.matches) {
+    endPause();
+    return;
+  }
+  page.pause.gathering = true;
+  page.pause.timer = setTimeout(endPause, GATHER_MS);
+  render();
+}
+
+function endPause() {
+  if (!page.pause) return;
+  clearTimeout(page.pause.timer);
+  page.pause = null;
+  delete document.body.dataset.pause;
+  const trickView = page.heldTrick, next = page.held;
+  page.heldTrick = page.held = null;
+  if (trickView && trickView !== next) {
+    // another trick was completed meanwhile: it is shown whole too, then the newest view
+    show(trickView);
+    if (page.pause) {
+      page.held = next;
+      return;
+    }
+  }
+  if (next) show(next);
+  else render();
+}
+
+// The badge of the seat to act, and the status line: what the decision is.
+const VERB_WORDS = [
+  ["play", "to play"], ["bid", "to bid"], ["give", "to pass cards"], ["discard", "to put cards out of play"],
+  ["exchange", "to throw back a card"], ["peek", "to peek"], ["flip", "to flip"], ["trump", "to name trumps"],
+  ["direction", "to choose high or low"], ["keep", "to keep or swap"], ["swap", "to keep or swap"],
+  ["pass", "to bid"],
+];
+
+function turnWord(seat, actions) {
+  const v = page.view;
+  const verbs = new Set(actions.filter((a) => a.seat === seat).map((a) => a.verb));
+  const mine = VERB_WORDS.find(([verb]) => verbs.has(verb));
+  if (mine) return mine[1];
+  // someone else's decision: the phase tells its kind
+  const phase = v.observation.phase;
+  if (phase === "reveal") {
+    if (v.game === "dummy-hand-spades") return String(v.options.peek || "").startsWith("flip") ? "to flip" : "to peek";
+    if (v.game === "double-dummy-whist") return "to keep or swap";
+    return "to bid";
+  }
+  if (phase === "exchange") {
+    if (v.game === "3b-spades") return "to throw back a card";
+    if (v.game === "dummy-whist" || v.game === "double-dummy-whist") return "to put cards out of play";
+    return "to pass cards";
+  }
+  return { bidding: "to bid", declare: "to name trumps", deal: "to deal" }[phase] || "to play";
+}
+
 // --- drawing --------------------------------------------------------------------------------
 
 function render() {
@@ -120,7 +238,10 @@ function render() {
   const obs = v.observation;
   const info = obs.info || {};
   const me = v.you.seat;
-  const actions = v.legal.map(parseAction).filter(Boolean);
+  const paused = page.pause !== null;
+  // nothing is asked while a completed trick is on show (the choices come after it), nor
+  // once the server has shut this link out
+  const actions = paused || page.stopped ? [] : v.legal.map(parseAction).filter(Boolean);
   const key = `${v.game_number}/${v.seq}`;
   if (key !== page.decisionKey) {
     // a new position: choices half-made for the last one no longer apply
@@ -139,7 +260,7 @@ function render() {
   document.title = `${v.title || v.game} · tricktable`;
   $("facts").textContent = [obs.phase === "bidding" ? auctionText(info) : "", factsLine(info)]
     .filter(Boolean).join(" · ");
-  $("role").textContent = v.you.role === "spectator" ? "watching" : `you are ${seatLabel(me)}`;
+  $("role").textContent = v.you.role === "spectator" ? "watching" : `you are ${seatName(me)}`;
   $("hand-number").textContent = obs.hand_number >= 0 ? `hand ${obs.hand_number + 1}` : "";
 
   // plays by seat: card -> the legal texts (an ace may be played high or low)
@@ -188,11 +309,16 @@ function render() {
     clickable.set(info.dummy, entry);
   }
 
-  const toAct = v.status === "playing" ? v.to_act : -1;
+  const toAct = v.status === "playing" && !paused ? v.to_act : -1;
+  const arriving = page.arriving && page.arriving.key === key && !page.lastTrickShown ? page.arriving.cards : null;
+  if (arriving) page.arriving = null; // they travel once, not again at each redrawing
   drawFelt($("felt"), {
     game: v.game, info, obs, around: v.around || v.seats.map((s) => s.seat), viewer: me,
     seatsMeta: Object.fromEntries(v.seats.map((s) => [s.seat, s])), seatLabel, bidText, toAct,
-    clickable, onPlay: playCard, showLastTrick: page.showLastTrick,
+    turnWord: (seat) => turnWord(seat, actions),
+    clickable, onPlay: playCard, showLastTrick: page.lastTrickShown && !paused,
+    completedTrick: paused ? page.pause.trick : null, gathering: paused && page.pause.gathering,
+    arriving,
     sittingOut: typeof info.sitting_out === "number" ? info.sitting_out : null,
     centerText: v.status === "waiting" ? "waiting for players" : "",
     extraCard: extraCardText(info, obs),
@@ -201,9 +327,10 @@ function render() {
   drawHand(obs, info, plays.get(me) || new Map(), selectingVerb ? selectable : null);
   drawControls(actions);
   drawStatus(actions);
+  drawInvites();
+  if (paused) return; // the score sheet and the end come after the trick
   drawSheet();
   drawEnd();
-  drawInvites();
   turnSound(actions);
 }
 
@@ -293,14 +420,23 @@ function drawStatus(actions) {
   const obs = v.observation;
   const mineNow = actions.some((a) => obs.controls.includes(a.seat) && v.to_act === a.seat) ||
     (actions.length && v.to_act === -1);
-  if (v.status === "waiting") {
+  if (page.stopped) {
+    line.textContent = page.stopped;
+  } else if (page.pause) {
+    const winner = page.pause.trick.winner;
+    line.textContent = winner === v.you.seat ? "You won the trick." : `${seatName(winner)} won the trick.`;
+  } else if (v.status === "ended") {
+    line.textContent = `This table is closed${v.ended ? `: ${v.ended}` : ""}.`;
+  } else if (v.status === "waiting") {
     const open = v.seats.filter((s) => s.open).map((s) => seatLabel(s.seat));
     line.textContent = `Waiting for ${open.join(", ") || "players"} to take their seat${open.length === 1 ? "" : "s"}.`;
   } else if (v.status === "over") {
     line.textContent = "The game is over.";
   } else if (mineNow || actions.some((a) => a.seat === v.to_act)) {
     const dummyTurn = v.to_act !== v.you.seat && v.to_act >= 0;
-    line.textContent = dummyTurn ? `Your turn to play from ${seatLabel(v.to_act)}.` : "Your turn.";
+    const seat = v.to_act >= 0 ? v.to_act : v.you.seat;
+    line.textContent = dummyTurn ? `Your turn ${turnWord(seat, actions)} from ${seatLabel(v.to_act)}.`
+      : `Your turn ${turnWord(seat, actions)}.`;
   } else if (v.to_act >= 0) {
     line.textContent = `Waiting for ${seatLabel(v.to_act)}.`;
   } else {
@@ -347,12 +483,12 @@ function drawEnd() {
     box.append(p);
   }
   const link = document.createElement("a");
-  link.href = `/api/tables/${encodeURIComponent(v.table)}/records/${v.game_number}?token=${encodeURIComponent(token)}`;
+  link.href = `/api/tables/${encodeURIComponent(v.table)}/records/${v.game_number}?token=${encodeURIComponent(page.token)}`;
   link.textContent = "Download the record";
   link.setAttribute("download", `${v.table}-${v.game_number}.json`);
   link.className = "button";
   const replay = document.createElement("a");
-  replay.href = `/replay#table=${encodeURIComponent(v.table)}&game=${v.game_number}&token=${encodeURIComponent(token)}`;
+  replay.href = `/replay#table=${encodeURIComponent(v.table)}&game=${v.game_number}&token=${encodeURIComponent(page.token)}`;
   replay.textContent = "Replay it";
   replay.className = "button";
   box.append(link, " ", replay);
@@ -434,16 +570,51 @@ function turnSound(actions) {
 
 function send(text) {
   $("chooser").hidden = true;
-  page.conn.act(text);
+  // the answer to the view on screen (a newer one may be waiting behind a completed trick)
+  const seq = page.view ? page.view.seq : null;
+  // until the server answers (a new view, or a refusal), what is on screen is the moment
+  // before this choice: marked, so that a program driving the page can tell
+  if (page.conn.act(text, seq)) document.body.dataset.sent = String(seq);
 }
 
 let toastTimer = null;
-function toast(text) {
+// A message for a moment; ``gentle``: a notice that needs no alarm (nothing went wrong
+// that the person must mend).
+function toast(text, { gentle = false } = {}) {
   const box = $("toast");
   box.textContent = text;
+  box.setAttribute("role", gentle ? "status" : "alert");
+  box.classList.toggle("gentle", gentle);
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function asSentence(text) {
+  const t = String(text || "").trim();
+  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
+}
+
+// What to do when the server will not let this link in again.
+function stoppedText(msg) {
+  switch (msg.code) {
+    case "bad-token":
+      return "This link does not open a seat at this table any more: ask the host for a new link.";
+    case "bot-seat":
+      return "A bot plays this seat now: ask the host to give it back to you, or for a new link.";
+    case "ended": {
+      const why = /closed: (.+)$/.exec(msg.message || "");
+      return `This table is closed${why ? ` (${why[1].replace(/\.$/, "")})` : ""}: start a new table from the lobby.`;
+    }
+    case "no-table":
+      return "There is no such table: check the link, or start a new table from the lobby.";
+    case "set-aside":
+      return "This table cannot be opened just now: ask the host, or start a new table from the lobby.";
+    case "too-many-sockets":
+      return "Too many table pages are open from this address: close some of them, then reload this page.";
+    default:
+      return asSentence(msg.message) || "This link does not open this table.";
+  }
 }
 
 function setConnection(state) {
@@ -469,41 +640,121 @@ function askName(then) {
 }
 
 function connect(name) {
-  page.conn = new Connection(tableId, token, name, {
+  const conn = new Connection(tableId, page.token, name, {
     welcome: (msg) => { page.welcome = msg; },
-    view: (msg) => {
-      page.view = msg;
-      render();
-    },
+    view: receive,
     refused: (msg) => {
+      delete document.body.dataset.sent;
       if (msg.code === "need-name") {
-        page.conn.close();
-        askName((n) => connect(n));
+        conn.close();
+        askName((n) => { if (page.conn === conn) connect(n); });
         return;
       }
       if (msg.code === "stale") return; // the current view follows at once
+      if (msg.code === "not-stored") {
+        // nothing was lost: the choices stay on screen to make again in a moment
+        toast(asSentence(msg.message), { gentle: true });
+        return;
+      }
       toast(msg.message + (msg.allowed ? ` Allowed: ${msg.allowed}` : ""));
     },
     error: (msg) => {
-      if (msg.code === "closed" && page.conn.stopped) return;
+      if (msg.code === "closed" && conn.stopped) return;
       toast(msg.message);
-      if (msg.code === "bad-token" || msg.code === "no-table") setConnection("closed");
+    },
+    stopped: (msg) => {
+      page.stopped = stoppedText(msg);
+      $("status").textContent = page.stopped;
+      render(); // the last view drawn stays, with nothing more to choose
     },
     status: setConnection,
   });
-  page.conn.open();
+  page.conn = conn;
+  conn.open();
 }
 
-function setUp() {
+// A new view flow: another link of this table opened in this tab (only the #token changed).
+function forgetTable() {
+  if (page.pause) clearTimeout(page.pause.timer);
+  Object.assign(page, {
+    view: null, welcome: null, pause: null, held: null, heldTrick: null, arriving: null,
+    bidChoice: null, decisionKey: "", stopped: null, lastResults: -1, wasMyTurn: false,
+  });
+  page.selection.clear();
+  page.positions.clear();
+  delete document.body.dataset.pause;
+  delete document.body.dataset.sent;
+  delete document.body.dataset.seq;
+  delete document.body.dataset.status;
+  for (const id of ["sheet-panel", "name-form", "end", "invites", "chooser", "toast"]) $(id).hidden = true;
+  for (const id of ["felt", "hand", "controls"]) $(id).replaceChildren();
+  for (const id of ["status", "facts", "role", "hand-number"]) $(id).textContent = "";
+}
+
+function followLink() {
+  const token = tokenInLink();
+  if (token === page.token) return;
+  if (page.conn) page.conn.close();
+  page.conn = null;
+  forgetTable();
+  page.token = token;
   if (!token) {
-    $("status").textContent = "This link holds no seat: ask the table's host for your invite link, or start a table from the lobby.";
+    $("status").textContent = NO_TOKEN;
+    setConnection("closed");
     return;
   }
+  connect(savedName());
+}
+
+// "Last trick": shown while pressed, or for a moment after a tap; then the trick in progress.
+function showLastTrick(ms) {
+  clearTimeout(page.lastTrickTimer);
+  page.lastTrickTimer = null;
+  const on = ms !== 0;
+  if (on && page.view && !page.view.observation.tricks.length) {
+    toast("No trick has been completed in this hand yet.", { gentle: true });
+    return;
+  }
+  if (on && ms !== null) page.lastTrickTimer = setTimeout(() => showLastTrick(0), ms);
+  page.lastTrickShown = on;
+  $("last-trick").setAttribute("aria-pressed", String(on));
+  $("last-trick").classList.toggle("selected", on);
+  render();
+}
+
+function setUpLastTrick() {
+  const button = $("last-trick");
+  let pressedAt = null;
+  button.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    pressedAt = performance.now();
+    showLastTrick(null); // as long as it is held
+  });
+  const release = () => {
+    if (pressedAt === null) return;
+    const held = performance.now() - pressedAt;
+    pressedAt = null;
+    if (page.lastTrickShown) showLastTrick(Math.max(0, LAST_TRICK_MS - held) || 0);
+  };
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) button.addEventListener(type, release);
+  button.addEventListener("contextmenu", (e) => e.preventDefault()); // a long press on a phone
+  button.addEventListener("click", (e) => {
+    if (e.detail === 0) showLastTrick(LAST_TRICK_MS); // Enter or Space
+  });
+}
+
+const NO_TOKEN = "This link holds no seat: ask the table's host for your invite link, or start a table from the lobby.";
+
+function setUp() {
+  window.addEventListener("hashchange", followLink);
   const sound = $("sound");
   const paint = () => { sound.textContent = settings().sound ? "Sound: on" : "Sound: off"; };
   paint();
   sound.addEventListener("click", () => { saveSettings({ ...settings(), sound: !settings().sound }); paint(); });
-  $("last-trick").addEventListener("click", () => { page.showLastTrick = !page.showLastTrick; $("last-trick").classList.toggle("selected", page.showLastTrick); render(); });
+  setUpLastTrick();
+  // a tap on the table skips the completed trick's pause
+  $("felt").addEventListener("click", () => { if (page.pause) endPause(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && page.pause) endPause(); });
   $("show-sheet").addEventListener("click", () => { $("sheet-panel").hidden = !$("sheet-panel").hidden; $("sheet-title").textContent = "Score sheet"; });
   $("close-sheet").addEventListener("click", () => { $("sheet-panel").hidden = true; });
   $("hand").addEventListener("keydown", (e) => {
@@ -514,6 +765,10 @@ function setUp() {
     if (next) { next.focus(); e.preventDefault(); }
   });
   page.lastResults = -1; // the sheet opens for hands scored from now on, not on arrival
+  if (!page.token) {
+    $("status").textContent = NO_TOKEN;
+    return;
+  }
   connect(savedName());
 }
 
