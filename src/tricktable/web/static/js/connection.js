@@ -2,9 +2,12 @@
 // to the page, and come back by itself after any drop or server restart, unless the server
 // said that this link will never open the table again.
 
+import { deviceKey } from "./storage.js";
+
 // Refusals of a hello after which the server closes the socket: another try would be
-// refused the same way.
-const REFUSED_FOR_GOOD = new Set(["bad-token", "bot-seat", "ended"]);
+// refused the same way. "other-device" without "waiting": nobody of the seat's is there to
+// let this device in; "device-refused": they said no.
+const REFUSED_FOR_GOOD = new Set(["bad-token", "bot-seat", "ended", "other-device", "device-refused"]);
 // Errors the server sends before it closes a socket for a reason a new try does not mend.
 const ERRORS_FOR_GOOD = new Set(["bad-token", "no-table", "set-aside", "too-many-sockets"]);
 
@@ -13,7 +16,8 @@ export class Connection {
     this.tableId = tableId;
     this.token = token;
     this.name = name;
-    // {view, welcome, refused, error, status, stopped(msg): no more tries, and why}
+    // {view, welcome, refused, error, status, stopped(msg): no more tries, and why,
+    //  waiting(msg): this device waits to be let in, message(msg): chat and device requests}
     this.handlers = handlers;
     this.seq = null;
     this.gameNumber = null;
@@ -30,7 +34,7 @@ export class Connection {
     this.welcomed = false;
     this.handlers.status("connecting");
     socket.addEventListener("open", () => {
-      const hello = { type: "hello", token: this.token, protocol: 1 };
+      const hello = { type: "hello", token: this.token, protocol: 1, device: deviceKey() };
       if (this.name) hello.name = this.name;
       socket.send(JSON.stringify(hello));
     });
@@ -69,7 +73,9 @@ export class Connection {
         this.handlers.view(msg);
         break;
       case "refused":
-        if (!this.welcomed && REFUSED_FOR_GOOD.has(msg.code)) this.stop(msg);
+        // the seat's person is asked to let this device in: the socket stays open meanwhile
+        if (msg.code === "other-device" && msg.waiting) this.handlers.waiting(msg);
+        else if (!this.welcomed && REFUSED_FOR_GOOD.has(msg.code)) this.stop(msg);
         else this.handlers.refused(msg);
         break;
       case "error":
@@ -77,12 +83,18 @@ export class Connection {
         else this.handlers.error(msg);
         break;
       default:
+        if (this.handlers.message) this.handlers.message(msg);
         break;
     }
   }
 
   stop(msg) {
     this.stopped = true;
+    // the server closes most such sockets itself; one refused "other-device" it would only
+    // close after its hello timer
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
     this.handlers.status("closed");
     this.handlers.stopped(msg);
   }
@@ -94,6 +106,14 @@ export class Connection {
       return false;
     }
     this.socket.send(JSON.stringify({ type: "action", seq, action }));
+    return true;
+  }
+
+  // Sends a message other than an action (chat, a reaction, an answer to a device
+  // request); false when the socket is not open.
+  send(msg) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(msg));
     return true;
   }
 

@@ -78,7 +78,6 @@ export function drawFelt(container, opts) {
     const badges = el("div", "badges");
     const badge = (text, cls) => badges.append(el("span", `badge ${cls}`, text));
     if (seat === opts.toAct) badge(opts.turnWord ? opts.turnWord(seat) : "to play", "turn");
-    if (meta.kind === "bot") badge(`bot: ${meta.bot || "bot"}`, "bot");
     if (meta.stand_in) badge("bot stands in", "bot");
     if (meta.away) badge("away", "away");
     if (meta.open) badge("seat open", "away");

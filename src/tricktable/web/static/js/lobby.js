@@ -1,7 +1,12 @@
 // The lobby: start a table (the game's options with their help texts, seats as people or
-// bots), copy the invite links, see the tables started in this browser, join by link.
+// bots by strength), share the invite links (copy, the phone's share sheet, a QR code), see
+// the tables started and joined in this browser, join by link.
 
-import { forgetTable, myTables, rememberName, rememberTable, savedName } from "./storage.js";
+import {
+  forgetJoined, forgetTable, joinedTables, myTables, rememberName, rememberTable, savedName,
+} from "./storage.js";
+// qrcode-generator 2.0.4 (MIT, vendor/qrcode-generator.LICENSE): served from this server
+import qrcode from "/static/vendor/qrcode-generator.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
@@ -73,6 +78,33 @@ function playerSeats(game) {
   return players ? [...Array(players).keys()] : [];
 }
 
+// A seat is a person or a bot by strength ("Casual bot", "Strong bot"); the bots' own names
+// are behind the "More bots" fold, for those who want one in particular.
+function levelsOf(game) {
+  const known = (game.levels || []).filter((l) => catalogue.bots.some((b) => b.bot === l.bot));
+  return known.length ? known : [{ level: "casual", label: "Casual", about: "", bot: catalogue.bots[0].bot }];
+}
+
+function botChoices(select, game) {
+  for (const l of levelsOf(game)) {
+    select.append(el("option", { value: l.bot, "data-level": l.level }, `${l.label} bot`));
+  }
+  // the bots by name, shown once "More bots" is open (there all along for scripts)
+  const byName = el("optgroup", { label: "More bots", hidden: "" });
+  for (const b of catalogue.bots) byName.append(el("option", { value: b.bot, hidden: "" }, `bot: ${b.bot}`));
+  select.append(byName);
+}
+
+function strongest(game) {
+  const levels = levelsOf(game);
+  return levels[levels.length - 1];
+}
+
+// Opening "More bots" shows the bots by name in every seat's choices.
+function showBotNames() {
+  for (const item of $("seats").querySelectorAll("optgroup, optgroup option")) item.hidden = false;
+}
+
 function drawSeats() {
   const game = currentGame();
   const box = $("seats");
@@ -84,14 +116,24 @@ function drawSeats() {
   }
   for (const s of seats) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` });
-    select.append(el("option", { value: "person" }, s === 0 ? "you" : "a person (invite link)"));
-    for (const b of catalogue.bots) select.append(el("option", { value: b.bot }, `bot: ${b.bot}`));
-    // the game's default opponent (the strongest bot measured for it), else rules
-    const preferred = [game.default_bot, "rules"].find((name) => catalogue.bots.some((b) => b.bot === name));
-    select.value = s === 0 ? "person" : (preferred || catalogue.bots[0].bot);
+    select.append(el("option", { value: "person" }, s === 0 ? "You" : "Person (invite link)"));
+    botChoices(select, game);
+    select.value = s === 0 ? "person" : strongest(game).bot;
     box.append(el("label", { class: "seat-choice" }, `Seat ${s} `, select));
   }
-  box.append(el("p", { class: "help" }, catalogue.bots.map((b) => `${b.bot}: ${b.description}`).join(" · ")));
+  box.append(el("p", { class: "help" }, levelsOf(game).map((l) => `${l.label} bot: ${l.about}`).join(" · ")));
+  const more = el("details", { id: "more-bots" }, el("summary", {}, "More bots"),
+    el("p", { class: "help" }, "Each seat can also take a bot by its name:"),
+    el("ul", { class: "help" }, ...catalogue.bots.map((b) => el("li", {}, el("b", {}, b.bot), `: ${b.description}`))));
+  more.addEventListener("toggle", () => { if (more.open) showBotNames(); });
+  box.append(more);
+  // the stand-in for a friend who left: by strength, like the seats
+  const standIn = $("stand-in");
+  const before = standIn.selectedOptions[0]?.dataset.level;
+  standIn.replaceChildren();
+  for (const l of levelsOf(game)) standIn.append(el("option", { value: l.bot, "data-level": l.level }, `${l.label.toLowerCase()} bot`));
+  const again = levelsOf(game).find((l) => l.level === before);
+  standIn.value = (again || strongest(game)).bot;
 }
 
 function drawOptions() {
@@ -103,12 +145,47 @@ function drawOptions() {
   drawSeats();
 }
 
+// A name: any printable text, at most 40 characters as a reader counts them (an emoji with
+// its joiners is one), no control or invisible formatting characters except the joiners and
+// the tags of flag emoji. The server checks again (web/names.py); this says it in the form.
+const MAX_NAME = 40;
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}]/u;
+const ALLOWED_FORMAT = /[\u200c\u200d\u{e0020}-\u{e007f}]/gu;
+
+function characters(text) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    return [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].length;
+  }
+  return [...text].length;
+}
+
+function nameProblem(name) {
+  if (!name) return "Write your name first: the others see it at the table.";
+  if (FORBIDDEN.test(name.replace(ALLOWED_FORMAT, ""))) {
+    return "A name cannot hold control or invisible characters (a tab, a line break, a direction mark): letters, digits, punctuation and emoji are all fine.";
+  }
+  const count = characters(name);
+  if (count > MAX_NAME) return `A name has at most ${MAX_NAME} characters (an emoji counts as one); this one has ${count}.`;
+  return null;
+}
+
+function checkName() {
+  const name = $("name").value.trim();
+  const problem = name ? nameProblem(name) : null;
+  $("name-error").textContent = problem || "";
+  $("name").setAttribute("aria-invalid", problem ? "true" : "false");
+  if (!problem && name) rememberName(name);
+  return problem;
+}
+
 async function createTable(event) {
   event.preventDefault();
   $("create-error").textContent = "";
   const name = $("name").value.trim();
-  if (!name) {
-    $("create-error").textContent = "Write your name first: the others see it at the table.";
+  const problem = nameProblem(name);
+  if (problem) {
+    $("create-error").textContent = problem;
+    $("name-error").textContent = name ? problem : "";
     $("name").focus();
     return;
   }
@@ -116,7 +193,13 @@ async function createTable(event) {
   const game = currentGame();
   const seats = {};
   for (const s of playerSeats(game)) seats[String(s)] = $(`seat-${s}`).value;
-  const body = { game: game.game, options: optionValues(), seats, bot_pace: Number($("pace").value || 1) };
+  const body = {
+    game: game.game, options: optionValues(), seats, bot_pace: Number($("pace").value || 1),
+    // a friend who leaves is played for by a bot after the grace, until they come back
+    away_grace: $("away-on").checked ? Number($("away-grace").value || 60) : null,
+    stand_in: $("stand-in").value || strongest(game).bot,
+    public: $("public").checked,
+  };
   $("create-button").disabled = true;
   try {
     const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -132,7 +215,7 @@ async function createTable(event) {
       host: answer.host_token, spectator: answer.spectator.url, invites, mine: mySeat !== undefined ? invites[mySeat] : answer.spectator.url,
       mySeat,
     });
-    showCreated(answer.table);
+    showCreated(answer.table, null);
     drawTables();
   } catch (e) {
     $("create-error").textContent = `the server did not answer: ${e}`;
@@ -141,33 +224,91 @@ async function createTable(event) {
   }
 }
 
-function linkRow(label, url) {
-  const input = el("input", { readonly: "", value: url, "aria-label": label });
-  const copy = el("button", { type: "button" }, "Copy");
-  copy.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      copy.textContent = "Copied";
-    } catch {
-      input.select();
-      copy.textContent = "Press Ctrl+C";
-    }
-  });
-  return el("div", { class: "invite" }, el("span", { class: "invite-label" }, label), input, copy);
+// The link as a QR code, drawn as SVG (one path of dark squares) for a friend's camera.
+function qrSvg(url) {
+  const code = qrcode(0, "M");
+  code.addData(url);
+  code.make();
+  const n = code.getModuleCount();
+  const quiet = 4;
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${n + 2 * quiet} ${n + 2 * quiet}`);
+  svg.setAttribute("class", "qr");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "QR code of the link");
+  svg.setAttribute("shape-rendering", "crispEdges");
+  const back = document.createElementNS(NS, "rect");
+  back.setAttribute("width", "100%");
+  back.setAttribute("height", "100%");
+  back.setAttribute("fill", "#fff");
+  const path = document.createElementNS(NS, "path");
+  let d = "";
+  for (let r = 0; r < n; r += 1) {
+    for (let c = 0; c < n; c += 1) if (code.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
+  }
+  path.setAttribute("d", d);
+  path.setAttribute("fill", "#000");
+  svg.append(back, path);
+  return svg;
 }
 
-function showCreated(id) {
+// One link to pass on: the text (selectable), Share (the phone's share sheet), Copy, a QR code.
+function linkRow(label, url) {
+  const input = el("input", { readonly: "", value: url, "aria-label": `${label}: link` });
+  input.addEventListener("focus", () => input.select());
+  const said = el("span", { class: "copy-said", role: "status" });
+  const buttons = [];
+  if (navigator.share) {
+    const share = el("button", { type: "button", class: "share" }, "Share");
+    share.addEventListener("click", () => {
+      navigator.share({ title: "A seat at a tricktable", text: `${label} at tricktable`, url }).catch(() => {});
+    });
+    buttons.push(share);
+  }
+  const copy = el("button", { type: "button", class: "copy" }, "Copy");
+  copy.addEventListener("click", async () => {
+    if (navigator.clipboard && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(url);
+        said.textContent = "Copied";
+        return;
+      } catch { /* refused: select it for the person to copy */ }
+    }
+    input.focus();
+    input.select();
+    said.textContent = "Press and hold to copy (Ctrl+C on a keyboard)";
+  });
+  buttons.push(copy);
+  const qr = el("details", { class: "qr-box" }, el("summary", {}, "QR code"), qrSvg(url));
+  return el("div", { class: "invite" }, el("span", { class: "invite-label" }, label), input, ...buttons, said, qr);
+}
+
+// The links of a table the host started: a seat's link only while that seat is open (nobody
+// has taken it yet; `open` in the table's summary). openSeats null: just created, all open.
+function inviteLinks(t, openSeats) {
+  const rows = [];
+  for (const [seat, url] of Object.entries(t.invites)) {
+    if (seat === t.mySeat) continue;
+    if (openSeats && !openSeats.has(Number(seat))) continue;
+    rows.push(linkRow(`Seat ${seat}`, url));
+  }
+  rows.push(linkRow("Spectators", t.spectator));
+  return rows;
+}
+
+function showCreated(id, openSeats) {
   const t = myTables().find((x) => x.id === id);
   const box = $("created");
   box.hidden = false;
   box.replaceChildren(el("h2", {}, `Table ${id} is ready`));
   box.append(el("p", {}, "Send each friend their own link: whoever opens a link takes that seat. The game starts when every person's seat is taken."));
-  for (const [seat, url] of Object.entries(t.invites)) {
-    if (seat === t.mySeat) continue;
-    box.append(linkRow(`Seat ${seat}`, url));
-  }
-  box.append(linkRow("Spectators", t.spectator));
+  box.append(...inviteLinks(t, openSeats));
   if (t.mySeat !== undefined) box.append(el("p", {}, el("a", { href: t.mine, class: "button primary", id: "take-seat" }, `Take your seat (seat ${t.mySeat})`)));
+}
+
+function summaryOf(id) {
+  return fetch(`/api/tables/${encodeURIComponent(id)}`).then((r) => (r.ok ? r.json() : null));
 }
 
 async function drawTables() {
@@ -176,17 +317,15 @@ async function drawTables() {
   if (!list.length) return;
   box.replaceChildren();
   for (const t of list) {
-    const row = el("div", { class: "table-row" });
+    const row = el("div", { class: "table-row", "data-table": t.id });
     row.append(el("a", { href: t.mine || t.spectator }, `${t.title || t.game} · ${t.id}`), " ");
     const status = el("span", { class: "muted" }, "…");
     row.append(status, " ");
-    const show = el("button", { type: "button" }, "Links");
-    show.addEventListener("click", () => showCreated(t.id));
     const forget = el("button", { type: "button" }, "Forget");
     forget.addEventListener("click", () => { forgetTable(t.id); row.remove(); });
-    row.append(show, " ", forget);
+    row.append(forget);
     box.append(row);
-    fetch(`/api/tables/${encodeURIComponent(t.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
+    summaryOf(t.id).then((s) => {
       if (!s) {
         status.textContent = "gone from this server";
         return;
@@ -197,6 +336,38 @@ async function drawTables() {
       for (const n of finished) {
         row.append(" ", el("a", { href: `/replay#table=${encodeURIComponent(t.id)}&game=${n}&token=${encodeURIComponent(token)}` }, `replay game ${n + 1}`));
       }
+      // links only for the seats nobody has taken yet (and the spectators')
+      const open = new Set((s.seats || []).filter((x) => x.open).map((x) => x.seat));
+      const waiting = Object.keys(t.invites).filter((seat) => seat !== t.mySeat && open.has(Number(seat)));
+      const links = el("details", { class: "links" },
+        el("summary", {}, waiting.length ? `Invite links (${waiting.length} seat${waiting.length === 1 ? "" : "s"} open)` : "Spectator link"),
+        ...inviteLinks(t, open));
+      row.append(links);
+    }).catch(() => { status.textContent = "the server did not answer"; });
+  }
+}
+
+function drawJoined() {
+  const mine = new Set(myTables().map((t) => t.id));
+  const list = joinedTables().filter((t) => !mine.has(t.id));
+  const box = $("joined");
+  if (!list.length) return;
+  box.replaceChildren();
+  for (const t of list) {
+    const row = el("div", { class: "table-row", "data-table": t.id });
+    const link = el("a", { href: `/play/${encodeURIComponent(t.id)}#token=${encodeURIComponent(t.token)}` }, `${t.title || "table"} · ${t.id}`);
+    const status = el("span", { class: "muted" }, "…");
+    const forget = el("button", { type: "button" }, "Forget");
+    forget.addEventListener("click", () => { forgetJoined(t.id); row.remove(); });
+    row.append(link, " ", status, " ", forget);
+    box.append(row);
+    summaryOf(t.id).then((s) => {
+      if (!s) {
+        status.textContent = "gone from this server";
+        return;
+      }
+      link.textContent = `${s.title} · ${t.id}`;
+      status.textContent = s.status;
     }).catch(() => { status.textContent = "the server did not answer"; });
   }
 }
@@ -215,7 +386,7 @@ function join(event) {
 
 async function setUp() {
   $("name").value = savedName();
-  $("name").addEventListener("change", () => rememberName($("name").value.trim()));
+  $("name").addEventListener("input", checkName);
   $("create").addEventListener("submit", createTable);
   $("join").addEventListener("submit", join);
   try {
@@ -231,6 +402,7 @@ async function setUp() {
   $("game").addEventListener("change", drawOptions);
   drawOptions();
   drawTables();
+  drawJoined();
 }
 
 setUp();

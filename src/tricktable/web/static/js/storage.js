@@ -64,3 +64,40 @@ export function invitesFor(id) {
   const t = myTables().find((x) => x.id === id);
   return t ? t.invites : null;
 }
+
+// This browser's own key, sent in every hello: a seat's link opens the seat on the device
+// that claimed it, and another device only when the seat's person lets it in. Made once,
+// at random, and kept; without storage it lasts as long as the page.
+const DEVICE = "tricktable.device";
+const DEVICE_KEY_SHAPE = /^[A-Za-z0-9_-]{16,100}$/;
+let pageDeviceKey = null;
+
+export function deviceKey() {
+  const kept = read(DEVICE, null);
+  if (typeof kept === "string" && DEVICE_KEY_SHAPE.test(kept)) return kept;
+  if (!pageDeviceKey) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    // base64url: 32 letters, digits, "-" and "_"
+    pageDeviceKey = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  write(DEVICE, pageDeviceKey);
+  return pageDeviceKey;
+}
+
+// tables this browser sat at by someone else's link: [{id, token, title, joined}], newest first
+const JOINED = "tricktable.joined";
+
+export function joinedTables() {
+  const list = read(JOINED, []);
+  return Array.isArray(list) ? list.filter((t) => t && typeof t.id === "string" && typeof t.token === "string") : [];
+}
+
+export function rememberJoined(tableId, token, title = "") {
+  const list = joinedTables().filter((t) => t.id !== tableId);
+  list.unshift({ id: tableId, token, title, joined: new Date().toISOString() });
+  write(JOINED, list.slice(0, 50));
+}
+
+export function forgetJoined(tableId) {
+  write(JOINED, joinedTables().filter((t) => t.id !== tableId));
+}

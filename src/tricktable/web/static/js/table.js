@@ -2,12 +2,16 @@
 // server sends, and sends the actions a person picks. Everything shown comes from the
 // view, which holds only what this seat may see.
 
-import { SUIT_NAME, SUIT_SYMBOL, arrange, cardElement, suitOf } from "./cards.js";
+import { SUIT_NAME, SUIT_SYMBOL, arrange, cardElement, fourColourToggle, suitOf } from "./cards.js";
 import { Connection } from "./connection.js";
+import { askAboutDevice, showWaiting } from "./device.js";
 import { buildControls, cardsKey, parseAction } from "./controls.js";
 import { drawFelt, lowHand, trumpOf, whyNot } from "./felt.js";
 import { scoreSheet, summaryLines } from "./scoresheet.js";
-import { hostTokenFor, invitesFor, rememberName, savedName, settings, saveSettings } from "./storage.js";
+import { setUpTalk } from "./talk.js";
+import { setUpHost, updateHost } from "./host.js";
+import { helpConnection, setUpHelp, updateHelp } from "./help.js";
+import { hostTokenFor, invitesFor, rememberJoined, rememberName, savedName, settings, saveSettings } from "./storage.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -47,7 +51,7 @@ function seatMeta(seat) {
 function seatLabel(seat) {
   const v = page.view;
   const meta = seatMeta(seat);
-  let name = meta.kind === "bot" ? `${meta.bot || "bot"} bot, seat ${seat}` : meta.name || `seat ${seat}`;
+  let name = meta.name || `seat ${seat}`; // the server's: a person's name, or "Casual bot"
   if (meta.kind === "dummy") {
     const info = (v && v.observation.info) || {};
     const partners = info.partners || {};
@@ -328,6 +332,8 @@ function render() {
   drawControls(actions);
   drawStatus(actions);
   drawInvites();
+  updateHost(v);
+  updateHelp(v);
   if (paused) return; // the score sheet and the end come after the trick
   drawSheet();
   drawEnd();
@@ -641,10 +647,17 @@ function askName(then) {
 
 function connect(name) {
   const conn = new Connection(tableId, page.token, name, {
-    welcome: (msg) => { page.welcome = msg; },
+    welcome: (msg) => {
+      page.welcome = msg;
+      // the lobby lists the tables this browser sat at
+      if (msg.role === "seat") rememberJoined(tableId, page.token, "");
+    },
     view: receive,
+    waiting: showWaiting,
+    message: (msg) => (msg.type === "device-request" ? askAboutDevice(msg, (m) => conn.send(m)) : talk.message(msg)),
     refused: (msg) => {
       delete document.body.dataset.sent;
+      if (talk.refused(msg)) return;
       if (msg.code === "need-name") {
         conn.close();
         askName((n) => { if (page.conn === conn) connect(n); });
@@ -670,11 +683,13 @@ function connect(name) {
     status: setConnection,
   });
   page.conn = conn;
+  helpConnection(conn);
   conn.open();
 }
 
 // A new view flow: another link of this table opened in this tab (only the #token changed).
 function forgetTable() {
+  talk.clear();
   if (page.pause) clearTimeout(page.pause.timer);
   Object.assign(page, {
     view: null, welcome: null, pause: null, held: null, heldTrick: null, arriving: null,
@@ -752,6 +767,9 @@ function setUp() {
   paint();
   sound.addEventListener("click", () => { saveSettings({ ...settings(), sound: !settings().sound }); paint(); });
   setUpLastTrick();
+  setUpHost(tableId, render);
+  setUpHelp();
+  document.querySelector(".tools").append(fourColourToggle());
   // a tap on the table skips the completed trick's pause
   $("felt").addEventListener("click", () => { if (page.pause) endPause(); });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && page.pause) endPause(); });
@@ -772,4 +790,6 @@ function setUp() {
   connect(savedName());
 }
 
+const talk = setUpTalk({ send: (msg) => Boolean(page.conn && page.conn.send(msg)),
+  mySeat: () => (page.welcome && page.welcome.role === "seat" ? page.welcome.seat : null) });
 setUp();
