@@ -346,6 +346,7 @@ class LiveTable:
             "away_grace": self.away_grace, "stand_in": self.stand_in,
             "seed": self.seed if self.seed_chosen else None,
             "public": self.public,
+            "spectators_chat": self.spectators_chat,
             "ended": self.end_reason or None,
             "records": list(range(len(self.records) + (self.shown_status == OVER))),
         }
@@ -386,6 +387,7 @@ class LiveTable:
             "status": self.status,
             "seed": self.seed if self.seed_chosen else None,
             "ended": self.end_reason or None,
+            "spectators_chat": self.spectators_chat,
             "game": self.game.name,
             "title": self.game.title,
             "options": self.game.options.to_mapping(include_defaults=True),

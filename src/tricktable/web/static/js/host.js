@@ -258,6 +258,7 @@ export function setUpHost(tableId, redraw) {
 export function updateHost(view) {
   if (!state.token || view.table !== state.tableId) return;
   state.view = view;
+  if (typeof view.spectators_chat === "boolean") state.spectatorsChat = view.spectators_chat;
   if (!state.levelsAsked) {
     state.levelsAsked = true;
     loadLevels(view.game);
