@@ -1847,7 +1847,12 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
       by leading each one, and a trick led in a suit is its only when it holds that
       suit's highest card; so it wins, at most, as many tricks of each suit it holds the
       top of as its longest holding there, none of the others. When that is fewer than
-      the tricks left, it cannot take them all (the others' top cards matter)."""
+      the tricks left, it cannot take them all (the others' top cards matter). Not told
+      when the side on lead can pass the lead with an ace called low
+      (``_side_passes_the_lead``): once an opponent has thrown one of his top cards, it
+      picks the hand that leads the suit he gave up (issue 45: a seat holding the tops of
+      hearts and clubs, void in the diamond led, keeps one and loses it). Aces the others
+      hold change nothing: they give the others more choices, the side none."""
     maxi = st[MAXIMIZERS]
     trump = st[TRUMP]
     if trump >= 0:
@@ -1866,6 +1871,8 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
     for p in range(st[N_SEATS]):
         if st[HANDS + p * SUITS + 4]:
             return -1
+    if _side_passes_the_lead(st, side):
+        return -1
     most = 0
     for s in range(4):
         holder = _holder_of_top(st, s)
@@ -1878,6 +1885,26 @@ def _later_tricks(st: np.ndarray, mv: np.ndarray, rel: int, target: int, left: i
         if holder >= 0 and ((maxi >> holder) & 1) != side and _longest(st, side, s):
             mv[rel + s] = _top_bit(st[HANDS + holder * SUITS + s])
     return 0 if side else 1
+
+
+@compiled
+def _side_passes_the_lead(st: np.ndarray, side: int) -> bool:
+    """Whether a hand of ``side`` (1: the maximizers) holds an ace that may be called low
+    while another hand of the side holds cards: called high or low after the others have
+    played, it picks which of the side's hands wins the trick, and so leads next, with no
+    length in the suit. (A seat alone gains nothing by it when it must win every trick:
+    it leads each one, and an ace it leads low wins only where a high one would.)"""
+    maxi = st[MAXIMIZERS]
+    hands = 0
+    for p in range(st[N_SEATS]):
+        if ((maxi >> p) & 1) == side and _cards_held(st, p):
+            hands += 1
+    if hands < 2:
+        return False
+    for s in range(4):
+        if _ace_low_held(st, s) and ((maxi >> st[HOLDER + s * 16 + ACE_BIT]) & 1) == side:
+            return True
+    return False
 
 
 @compiled
