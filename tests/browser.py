@@ -124,3 +124,4 @@ def choose_and_click(page: Any) -> str | None:
         press(page, choice)
         return label
     return None
+

@@ -19,6 +19,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,3 +155,30 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url
     finally:
         _drop_postgres_database(server, name)
+
+
+# --- the fixtures the browser test files share ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A real ``tricktable serve`` on a SQLite file of its own, for one test file."""
+    from web_process import Server
+
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('browser') / 'tables.db'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright, for one test file."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        from browser import launch
+
+        b = launch(p)
+        yield b
+        b.close()

@@ -14,13 +14,18 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, SCREENSHOTS, PageErrors, chromium_available, launch, take_one_step
+from browser import (
+    CHROMIUM,
+    SCREENSHOTS,
+    PageErrors,
+    chromium_available,
+    take_one_step,
+)
 from tricktable.play.opponents import default_opponent
 
 if os.environ.get("TRICKTABLE_REQUIRE_BROWSER") and not chromium_available():
@@ -30,27 +35,6 @@ pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC]|BJ|LJ)(?![A-Za-z0-9])")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from web_process import Server
-
-    db = tmp_path_factory.mktemp("browser") / "tables.db"
-    s = Server(f"sqlite:///{db}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 SEQ = "document.body ? Number(document.body.dataset.seq || 0) : 0"

@@ -22,7 +22,12 @@ from typing import Any
 import pytest
 
 import tricktable
-from browser import CHROMIUM, SCREENSHOTS, PageErrors, chromium_available, launch
+from browser import (
+    CHROMIUM,
+    SCREENSHOTS,
+    PageErrors,
+    chromium_available,
+)
 
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
@@ -91,16 +96,6 @@ def base() -> Iterator[str]:
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 class CardsPage:

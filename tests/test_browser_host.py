@@ -11,35 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, PageErrors, chromium_available, launch, take_one_step
+from browser import CHROMIUM, PageErrors, chromium_available, take_one_step
 
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from web_process import Server
-
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('browser-host') / 'tables.db'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def create(server: Any, seats: dict[str, str]) -> dict[str, Any]:

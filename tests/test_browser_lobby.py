@@ -17,7 +17,7 @@ from urllib.parse import urlparse
 import pytest
 from websockets.sync.client import connect
 
-from browser import CHROMIUM, PageErrors, chromium_available, launch
+from browser import CHROMIUM, PageErrors, chromium_available
 
 if os.environ.get("TRICKTABLE_REQUIRE_BROWSER") and not chromium_available():
     raise RuntimeError(f"the browser tests are required here but chromium ({CHROMIUM}) or "
@@ -32,27 +32,6 @@ HEAD_LINES = (
     '<link rel="apple-touch-icon" href="/static/icons/icon-192.png">',
     '<meta name="theme-color" content="#1f5e3b">',
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from web_process import Server
-
-    db = tmp_path_factory.mktemp("lobby") / "tables.db"
-    s = Server(f"sqlite:///{db}", env={"TRICKTABLE_CREATE_RATE": "600/600"})
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

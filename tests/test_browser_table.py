@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, PageErrors, chromium_available, launch, take_one_step
+from browser import CHROMIUM, PageErrors, chromium_available, take_one_step
 
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
@@ -30,26 +30,6 @@ pytestmark = pytest.mark.skipif(
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 NOT_STORED = ("the table cannot save moves right now; nothing was lost. It takes moves again "
               "as soon as it can save them: try again in a moment")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from web_process import Server
-
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('browser-table') / 'tables.db'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

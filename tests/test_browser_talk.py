@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, PageErrors, chromium_available, launch
+from browser import CHROMIUM, PageErrors, chromium_available
 
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
@@ -24,26 +24,6 @@ pytestmark = pytest.mark.skipif(
 SHOTS = Path("/tmp/shots")
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from web_process import Server
-
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('browser-talk') / 'tables.db'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

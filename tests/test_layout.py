@@ -21,12 +21,11 @@ page to change, never for a moment.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from browser import CHROMIUM, PageErrors, chromium_available, launch
+from browser import CHROMIUM, PageErrors, chromium_available
 from layout_driver import (
     GAMES,
     LAST_TRICK,
@@ -43,27 +42,6 @@ if os.environ.get("TRICKTABLE_REQUIRE_BROWSER") and not chromium_available():
                        "Playwright is missing")
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from web_process import Server
-
-    db = tmp_path_factory.mktemp("layout") / "tables.db"
-    s = Server(f"sqlite:///{db}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])

@@ -18,8 +18,8 @@ from sqlalchemy import create_engine, inspect, select
 from test_league_store import season
 from tricktable.league.store import LeagueStore
 from tricktable.league.threeb import threeb_history
-from tricktable.web.store import EventRow, Store, TableRow, TokenRow, Writer
 from tricktable.web.spec import table_spec
+from tricktable.web.store import EventRow, Store, TableRow, TokenRow, Writer
 from tricktable.web.tables import Hub, Refused
 from web_helpers import client_for, create, play_game, receive_json
 
