@@ -207,7 +207,7 @@ def test_three_people_finish_a_hand_of_dummy_hand_spades_with_flips(server: Any,
     host = pages[0]
     table = create_in_lobby(host, server, "dummy-hand-spades", {"peek": "flip-2", "target": "100"},
                             {1: "person", 2: "person"})
-    links = {s: host.locator(f"#created input[aria-label='Seat {s}']").input_value()
+    links = {s: host.locator(f"#created input[aria-label='Seat {s}: link']").input_value()
              for s in (1, 2)}
     host.click("#take-seat")
     # a name with markup is shown as the text it is, on every page
@@ -374,7 +374,7 @@ def test_every_page_recovers_by_itself_after_a_server_restart(tmp_path: Path, br
         frames = [Frames(p) for p in pages]
         host = pages[0]
         table = create_in_lobby(host, server, "spades", {"target": "100"}, {2: "person"})
-        link = host.locator("#created input[aria-label='Seat 2']").input_value()
+        link = host.locator("#created input[aria-label='Seat 2: link']").input_value()
         host.click("#take-seat")
         pages[1].goto(link)
         pages[1].wait_for_selector("#name-form:not([hidden])")
@@ -403,7 +403,7 @@ def test_a_spectator_sees_no_hand(server: Any, browser: Any) -> None:
     page = browser.new_context().new_page()
     frames = Frames(page)
     table = create_in_lobby(page, server, "paperless-spades", {"limit": "1"}, {})
-    spectator = page.locator("#created input[aria-label='Spectators']").input_value()
+    spectator = page.locator("#created input[aria-label='Spectators: link']").input_value()
     page.click("#take-seat")
     wait_playing(page)
     watcher = browser.new_context().new_page()
