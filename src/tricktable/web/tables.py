@@ -394,7 +394,7 @@ class LiveTable:
             "you": {"role": role, "seat": seat if role == SEAT else None},
             "seats": self.seats_json(),
             "to_act": state.to_act,
-            "legal": obs["legal"],
+            "legal": [] if self.ended else obs["legal"],  # an ended table takes nothing
             "totals": obs["totals"],
             "results": [
                 {"scores": dict(r.scores), "totals": dict(r.totals), "lines": list(r.lines)}

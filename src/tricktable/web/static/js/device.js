@@ -2,6 +2,8 @@
 // while the seat's person is asked, here, whether to let it in. The key that tells the
 // devices apart is kept by storage.js and sent in every hello by connection.js.
 
+import { asSentence } from "./text.js";
+
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -9,10 +11,6 @@ function el(tag, cls, text) {
   return node;
 }
 
-function asSentence(text) {
-  const t = String(text || "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
-}
 
 // This device waits to be let in: the server's sentence, where the table's status goes.
 export function showWaiting(msg) {

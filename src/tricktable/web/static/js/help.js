@@ -3,6 +3,8 @@
 // "Undo" (take back your last decision of the hand); during the play, "Claim the rest"
 // (the solver checks it; everyone is told when it holds).
 
+import { asSentence } from "./text.js";
+
 const state = {
   conn: null, // the page's Connection: its socket takes the messages
   view: null,
@@ -19,10 +21,6 @@ const state = {
 const OURS = new Set(["claim-refused", "no-claim", "no-solver", "bad-claim", "not-alone",
   "not-your-turn", "nothing-to-undo"]);
 
-function asSentence(text) {
-  const t = String(text || "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
-}
 
 function button(label, title, onClick) {
   const b = document.createElement("button");

@@ -5,6 +5,7 @@
 // token's requests); what changes comes back in the next view, as for everyone.
 
 import { hostTokenFor, myTables, rememberTable } from "./storage.js";
+import { asSentence } from "./text.js";
 
 const state = {
   tableId: null,
@@ -35,10 +36,6 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-function asSentence(text) {
-  const t = String(text || "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
-}
 
 // One request with the host token; the answer's JSON, or throws the server's sentence.
 async function ask(path, body) {

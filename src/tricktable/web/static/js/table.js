@@ -12,6 +12,7 @@ import { setUpTalk } from "./talk.js";
 import { setUpHost, updateHost } from "./host.js";
 import { helpConnection, setUpHelp, updateHelp } from "./help.js";
 import { hostTokenFor, invitesFor, rememberJoined, rememberName, savedName, settings, saveSettings } from "./storage.js";
+import { asSentence } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -596,10 +597,6 @@ function toast(text, { gentle = false } = {}) {
   toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-function asSentence(text) {
-  const t = String(text || "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
-}
 
 // What to do when the server will not let this link in again.
 function stoppedText(msg) {

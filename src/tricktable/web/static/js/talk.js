@@ -2,6 +2,8 @@
 // write in and quick reactions. Everything said is shown as text, never as markup: a chat
 // line is whatever a person typed.
 
+import { asSentence } from "./text.js";
+
 // The quick reactions the server knows, and the words on their buttons (the server tells
 // them to everyone in the same words).
 const REACTIONS = [
@@ -20,10 +22,6 @@ function el(tag, cls, text) {
   return node;
 }
 
-function asSentence(text) {
-  const t = String(text || "").trim();
-  return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : "";
-}
 
 // Builds the Chat button (in the tools row) and its drawer. ``send(msg)`` sends over the
 // socket (false when it is not open); ``mySeat()`` is this page's seat, or null.
