@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -57,6 +58,8 @@ class ReplayBusy(Exception):
     """Every replay slot is taken."""
 
 
+REPLAY_NICENESS = 10
+"""How much lower the replay workers' scheduling priority is than the server's."""
 REPLAY_TASKS_PER_WORKER = 50
 """Replays a worker process makes before it is replaced (whatever a replay left in its
 memory goes with it)."""
@@ -71,9 +74,12 @@ def _pool() -> ProcessPoolExecutor:
         # interpreter's lock for hundreds of milliseconds at a time (measured: other tables'
         # p99 round trip 19 -> 559 ms under replays of 8 MiB records). "spawn": the server
         # has threads (the writer), which a forked child must not inherit.
+        # Niced: on a machine with few cores the replays yield the processor to the
+        # server's own process, whose tables are people waiting.
         _workers = ProcessPoolExecutor(
             max_workers=MAX_REPLAYS_AT_ONCE, mp_context=multiprocessing.get_context("spawn"),
-            max_tasks_per_child=REPLAY_TASKS_PER_WORKER,
+            max_tasks_per_child=REPLAY_TASKS_PER_WORKER, initializer=os.nice,
+            initargs=(REPLAY_NICENESS,),
         )
     return _workers
 
