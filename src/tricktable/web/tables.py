@@ -1199,20 +1199,21 @@ class Hub:
                 _log.warning("housekeeping: the store did not answer (%s)", e)
                 continue
             for table_id in ended:
-                table = self.tables.pop(table_id, None)
-                if table is not None:
-                    table.close()
-                    for listener in list(table.listeners):
-                        listener.close("this table was closed: nobody played at it for "
-                                       "a long time")
+                self._drop(table_id, "this table was closed: nobody played at it for a "
+                           "long time")
 
     def set_aside_table(self, table_id: str, reason: str) -> None:
         self.set_aside[table_id] = reason
+        self._drop(table_id, f"this table cannot be served: {reason}")
+
+    def _drop(self, table_id: str, reason: str) -> None:
+        """Let go of a table held in memory: its timers stop and its sockets close, saying
+        ``reason``."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.close()
             for listener in list(table.listeners):
-                listener.close(f"this table cannot be served: {reason}")
+                listener.close(reason)
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The table, loaded on first use; None if there is none, it is set aside, or the
