@@ -544,31 +544,22 @@ async def _serve_socket(
                         return
                     raise
                 conn.joined = True  # seated, or waiting to be let in: no hello timer
+            elif conn not in table.listeners:  # every other message needs a seat (or a
+                # spectator's place): a device waiting to be let in may not act yet
+                raise Refused("hello-first", "say hello with a token first (a device "
+                              "waiting to be let in cannot act yet)")
             elif kind == "action":
-                if conn not in table.listeners:
-                    raise Refused("hello-first", "say hello with a token first (a device "
-                                  "waiting to be let in cannot act yet)")
                 await asyncio.shield(table.act(conn, msg["seq"], msg["action"]))
             elif kind in ("say", "react"):
-                if conn not in table.listeners:
-                    raise Refused("hello-first", "say hello with a token first (a device "
-                                  "waiting to be let in cannot act yet)")
                 if not talk.allow():
                     raise Refused("chat-rate", "a moment, please: at most a few chat "
                                   "messages in a row, then one every two seconds")
                 await asyncio.shield(table.say(conn, msg.get("text"), msg.get("reaction")))
             elif kind == "claim":
-                if conn not in table.listeners:
-                    raise Refused("hello-first", "say hello with a token first")
                 await asyncio.shield(table.claim(conn, msg.get("tricks")))
             elif kind in ("hint", "undo"):
-                if conn not in table.listeners:
-                    raise Refused("hello-first", "say hello with a token first")
                 await asyncio.shield(table.hint(conn) if kind == "hint" else table.undo(conn))
             elif kind == "allow-device":
-                if conn not in table.listeners:
-                    raise Refused("hello-first", "say hello with a token first (a device "
-                                  "waiting to be let in cannot act yet)")
                 await asyncio.shield(table.allow_device(conn, msg["request"], msg["allow"]))
         except Refused as r:
             out = r.message_json()
