@@ -101,6 +101,9 @@ class TableRow(Base):
     """The creator chose the seed: it is shown to everyone at the table."""
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     """Listed in the lobby; a table is private unless its host says otherwise."""
+    group_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The league group whose page started the table: its finished games go to the
+    group's league (docs/league.md)."""
 
 
 class SeatRow(Base):
@@ -114,6 +117,8 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     player_id: Mapped[int | None] = mapped_column(ForeignKey("web_players.id"), nullable=True)
     token: Mapped[str | None] = mapped_column(ForeignKey("web_tokens.hash"), nullable=True)
+    person_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """At a group's table, the league person who sits here."""
 
 
 class TokenRow(Base):
@@ -142,6 +147,52 @@ class EventRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class GameRecordRow(Base):
+    """A finished game of a table: its record, stored with the rematch that follows it."""
+
+    __tablename__ = "web_games"
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    record: Mapped[str] = mapped_column(Text)
+
+
+class SnapshotRow(Base):
+    """Where a table stood just after its last rematch: the table is rebuilt from here
+    and the log after entry ``n``, never by replaying the games finished before."""
+
+    __tablename__ = "web_snapshots"
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_tables.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer)
+    game_number: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    talk: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table just after a rematch (``SnapshotRow``), as the table rebuilds from it."""
+
+    n: int
+    game_number: int
+    seq: int
+    talk: dict[str, Any]
+
+
+def save_snapshot(session: Session, table_id: str, snapshot: Snapshot, number: int,
+                  record: str) -> None:
+    """Store finished game ``number``'s record and the snapshot after it (in the
+    transaction of the rematch that ends the game)."""
+    session.add(GameRecordRow(table_id=table_id, number=number, record=record))
+    row = session.get(SnapshotRow, table_id)
+    if row is None:
+        session.add(SnapshotRow(table_id=table_id, n=snapshot.n,
+                                game_number=snapshot.game_number, seq=snapshot.seq,
+                                talk=snapshot.talk))
+    else:
+        row.n, row.game_number, row.seq = snapshot.n, snapshot.game_number, snapshot.seq
+        row.talk = snapshot.talk
+
+
 @dataclass
 class SeatData:
     seat: int
@@ -149,6 +200,7 @@ class SeatData:
     bot: str | None
     name: str | None
     token: str | None
+    person_id: int | None = None
 
 
 @dataclass
@@ -166,9 +218,13 @@ class TableData:
     seats: list[SeatData]
     tokens: dict[str, tuple[str, int | None]]
     events: list[tuple[int, str, str, str]] = field(default_factory=list)
-    """(n, kind, text, actor) in order."""
+    """(n, kind, text, actor) in order: the whole log, or the log after ``snapshot``."""
     seed_chosen: bool = False
     public: bool = False
+    snapshot: Snapshot | None = None
+    records: list[str] = field(default_factory=list)
+    """The finished games' records (JSON), in order, when there is a snapshot."""
+    group_id: int | None = None
 
 
 class Store:
@@ -300,23 +356,32 @@ class Store:
                 if seat.player_id is not None:
                     player = s.get(PlayerRow, seat.player_id)
                     name = player.name if player is not None else None
-                seats.append(SeatData(seat.seat, seat.kind, seat.bot, name, seat.token))
+                seats.append(SeatData(seat.seat, seat.kind, seat.bot, name, seat.token,
+                                      seat.person_id))
             tokens = {
                 t.hash: (t.role, t.seat)
                 for t in s.scalars(
                     select(TokenRow).where(TokenRow.table_id == table_id, ~TokenRow.revoked)
                 )
             }
+            snap_row = s.get(SnapshotRow, table_id)
+            snapshot = None if snap_row is None else Snapshot(
+                snap_row.n, snap_row.game_number, snap_row.seq, dict(snap_row.talk or {}))
+            after = -1 if snapshot is None else snapshot.n
             events = [
                 (e.n, e.kind, e.text, e.actor)
                 for e in s.scalars(
-                    select(EventRow).where(EventRow.table_id == table_id).order_by(EventRow.n)
+                    select(EventRow).where(EventRow.table_id == table_id, EventRow.n > after)
+                    .order_by(EventRow.n)
                 )
             ]
+            records = [] if snapshot is None else list(s.scalars(
+                select(GameRecordRow.record).where(GameRecordRow.table_id == table_id)
+                .order_by(GameRecordRow.number)))
             return TableData(
                 row.id, row.game, dict(row.options or {}), row.seed, row.bot_pace,
                 row.away_grace, row.stand_in, row.status, seats, tokens, events,
-                bool(row.seed_chosen), bool(row.public),
+                bool(row.seed_chosen), bool(row.public), snapshot, records, row.group_id,
             )
 
 

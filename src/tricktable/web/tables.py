@@ -30,7 +30,7 @@ from ..engine.actions import Action, parse_action
 from ..engine.errors import IllegalAction, NotationError, OptionError
 from ..engine.game import Game, make_game, step
 from ..engine.observation import Observation
-from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record
+from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record, loads_record
 from ..engine.state import Phase, State
 from ..engine.words import naming
 from ..play.opponents import bot_levels, level_of
@@ -43,11 +43,13 @@ from .store import (
     PlayerRow,
     SeatData,
     SeatRow,
+    Snapshot,
     Store,
     TableData,
     TableRow,
     TokenRow,
     Writer,
+    save_snapshot,
     token_hash,
 )
 
@@ -185,26 +187,35 @@ class LiveTable:
             conns = old[sd.seat].conns if sd.seat in old and old[sd.seat].token == sd.token else 0
             self.seats[sd.seat] = Seat(sd.seat, sd.kind, sd.bot, sd.name, sd.token, conns, now)
         self.tokens: dict[str, tuple[str, int | None]] = dict(data.tokens)
+        self.group_id = data.group_id
+        self.snapshot: Snapshot | None = data.snapshot
+        self.snapshot_records: list[str] = list(data.records)
         self._replay(data.events, ended=data.status == ENDED)
 
     def _replay(self, events: list[tuple[int, str, str, str]], ended: bool = False) -> None:
-        """The game part of the table from its log alone: every deal and action through
-        ``step`` again. ``events`` becomes the table's memory of what is committed, from
-        which a change whose commit failed is undone without the database."""
+        """The game part of the table from its snapshot (where it stood after its last
+        rematch, if any) and the log after it: every deal and action of the current game
+        through ``step`` again. ``events`` becomes the table's memory of what is committed
+        since the snapshot, from which a change whose commit failed is undone without the
+        database."""
+        snapshot = self.snapshot
         self.events = events
         self.ended = ended
         self.end_reason = "the table was ended" if ended else ""
-        self.game_number = 0
-        self.records: list[Record] = []
+        self.game_number = 0 if snapshot is None else snapshot.game_number
+        self.records: list[str] = list(self.snapshot_records)
+        """The finished games' records, as JSON (read when someone asks for one)."""
         self.runner = self._new_runner()
-        self.seq = 0
-        self.next_n = 0
+        self.seq = 0 if snapshot is None else snapshot.seq
+        self.next_n = 0 if snapshot is None else snapshot.n + 1
         self._declined: set[tuple[int, int]] = set()
         self.devices: dict[int, set[str]] = {}
         """Per seat, the hashes of the devices its person plays it from (none: any)."""
         self.muted: set[int] = set()
         self.spectators_chat = False
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        if snapshot is not None:
+            self._restore_talk(snapshot.talk)
         for n, kind, text, _actor in events:
             self.next_n = n + 1
             if kind in ("seat", "device", "chat", "talk"):
@@ -221,7 +232,7 @@ class LiveTable:
                 with naming(self.people()):
                     step(self.runner.state, parse_action(text))
             elif kind == "rematch":
-                self.records.append(self._record())
+                self.records.append(self._record().dumps())
                 self.game_number += 1
                 self.runner = self._new_runner()
             elif kind == "undo":
@@ -235,6 +246,20 @@ class LiveTable:
                 continue  # seat changes are kept in the seat rows; the log is their history
             self.seq += 1
         self.shown_status = self.status
+
+    def _talk_json(self) -> dict[str, Any]:
+        """What the table says of devices, muting and chat, for a snapshot."""
+        return {
+            "devices": {str(seat): sorted(found) for seat, found in self.devices.items()},
+            "muted": sorted(self.muted), "spectators_chat": self.spectators_chat,
+            "chat": list(self.chat),
+        }
+
+    def _restore_talk(self, talk: dict[str, Any]) -> None:
+        self.devices = {int(seat): set(found) for seat, found in talk.get("devices", {}).items()}
+        self.muted = set(talk.get("muted", []))
+        self.spectators_chat = bool(talk.get("spectators_chat", False))
+        self.chat.extend(talk.get("chat", []))
 
     def _replay_table_talk(self, kind: str, fact: dict[str, Any]) -> None:
         """What the log says of devices, chat and its settings (the seats themselves are
@@ -307,7 +332,7 @@ class LiveTable:
         the table's lock (``record_now``) so that a game is not given out as finished
         while its last action is still being committed."""
         if 0 <= number < len(self.records):
-            return self.records[number]
+            return loads_record(self.records[number], f"table {self.id}'s game {number}")
         if number == self.game_number and self.shown_status == OVER:
             return self._record()
         raise Refused("no-record", f"table {self.id} has no finished game {number}")
@@ -937,10 +962,16 @@ class LiveTable:
             self._can_store()
             if self.status != OVER:
                 raise Refused("not-over", "a rematch follows a finished game")
-            self.records.append(self._record())
+            number, record = self.game_number, self._record().dumps()
+            self.records.append(record)
             self.game_number += 1
             self.runner = self._new_runner()
-            await self._commit("rematch", "", "host")
+            # The snapshot after the rematch: from here on, loading the table replays
+            # only the new game's log.
+            snapshot = Snapshot(self.next_n, self.game_number, self.seq + 1, self._talk_json())
+            await self._commit("rematch", "", "host", lambda s: save_snapshot(
+                s, self.id, snapshot, number, record))
+            self.snapshot, self.snapshot_records, self.events = snapshot, list(self.records), []
             self.broadcast()
             self.schedule()
 
