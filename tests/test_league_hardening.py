@@ -111,6 +111,7 @@ def sub_command_args(db: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, 
         "h2h": [],
         "games": [],
         "mark": [key[:12], "bonehead", HOSTILE[0], "--note", NOTE],
+        "link": ["--group", GROUP],
     }
 
 

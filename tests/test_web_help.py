@@ -78,7 +78,7 @@ def test_undo_takes_back_the_persons_last_decision_and_is_stored(tmp_path: Any) 
         seq = table.seq
         await hub.close()
         # stored: a new server rebuilds the same moment
-        again = Hub(Store(hub.store.url), think=None)
+        again = Hub(Store(hub.store.url), think=None, owner=hub.owner)
         rebuilt = await again.get(table.id)
         assert rebuilt is not None and rebuilt.seq == seq
         assert list(rebuilt.runner.state.actions) == before
@@ -140,7 +140,7 @@ def test_a_proven_claim_plays_the_hand_out_and_an_unproven_one_tells_nothing(
         assert said and "Ann claims" in said[-1]["message"]
         seq = table.seq
         await hub.close()
-        again = Hub(Store(hub.store.url), think=None)
+        again = Hub(Store(hub.store.url), think=None, owner=hub.owner)
         rebuilt = await again.get(table.id)
         assert rebuilt is not None and rebuilt.seq == seq
         await again.close()

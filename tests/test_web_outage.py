@@ -59,7 +59,7 @@ class Ear:
     def send(self, text: str) -> None:
         self.heard.append(json.loads(text))
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = 4000) -> None:
         self.closed = reason
 
     def views(self) -> list[dict[str, Any]]:
@@ -146,7 +146,7 @@ def test_bots_carry_on_by_themselves_after_an_outage(tmp_path: Any) -> None:
         store.down = False
         await until(lambda: table.seq >= stopped_at + 3, "the bots moving again")
         # and what they did is what is stored: a new hub rebuilds the same table
-        other = Hub(Store(store.url))
+        other = Hub(Store(store.url), owner=hub.owner)
         async with table.lock:
             rebuilt = await other.get(table.id)
             assert rebuilt is not None and rebuilt.seq == table.seq
@@ -201,7 +201,7 @@ def test_a_table_whose_log_does_not_replay_is_set_aside_and_others_are_served(
         with Store(url).session() as s:  # an action nobody could have taken
             s.execute(insert(EventRow), [{"table_id": broken.id, "n": 99, "kind": "action",
                                           "text": "0: play ZZ", "actor": "nobody"}])
-        again = Hub(Store(url))
+        again = Hub(Store(url), owner=hub.owner)
         await again.start()
         assert await again.get(broken.id) is None
         assert "does not replay" in again.set_aside[broken.id]
@@ -224,7 +224,7 @@ def test_the_host_ends_a_table_and_it_takes_nothing_more(tmp_path: Any) -> None:
             await table.act(ears[seat], table.seq, action)
         assert refused.value.code == "ended"
         await hub.close()
-        rebuilt = await Hub(Store(hub.store.url)).get(table.id)
+        rebuilt = await Hub(Store(hub.store.url), owner=hub.owner).get(table.id)
         assert rebuilt is not None and rebuilt.summary_json()["status"] == ENDED
         assert rebuilt.hub.store.load(table.id).status == ENDED  # type: ignore[union-attr]
         await rebuilt.hub.close()
@@ -260,7 +260,7 @@ def test_abandoned_tables_expire_and_waiting_ones_load_on_demand(tmp_path: Any) 
         waiting, _ = await hub.create(table_spec({"game": "spades",
                                                   "seats": {"0": "person"}}))
         await hub.close()
-        fresh = Hub(Store(url))
+        fresh = Hub(Store(url), owner=hub.owner)
         await fresh.start()
         await asyncio.sleep(0.05)
         assert waiting.id not in fresh.tables  # nothing to do until someone asks

@@ -14,7 +14,6 @@ pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
 pytest.importorskip("starlette", reason="the web extra is not installed")
 
 from test_web_outage import FlakyStore, until
-
 from tricktable.web.spec import table_spec
 from tricktable.web.store import Store
 from tricktable.web.tables import OVER, Hub
@@ -52,7 +51,7 @@ def test_a_table_is_rebuilt_from_its_last_rematch(tmp_path: Any, monkeypatch: An
             assert loaded.events[0][0] == loaded.snapshot.n + 1
             assert not [e for e in loaded.events if e[1] == "rematch"]
             assert len(loaded.records) == 2
-            other = Hub(Store(store.url))
+            other = Hub(Store(store.url), owner=hub.owner)
             rebuilt = await other.get(table.id)
             assert rebuilt is not None
             assert rebuilt.seq == table.seq and rebuilt.game_number == 2

@@ -56,7 +56,7 @@ def test_a_claimed_seat_lets_in_another_device_only_when_its_person_allows(
         assert laptop in table.listeners and laptop.views()[-1]["you"]["seat"] == 0
         assert table.summary_json()["seats"][0]["devices"] == 2
         await hub.close()
-        again = Hub(Store(hub.store.url))
+        again = Hub(Store(hub.store.url), owner=hub.owner)
         rebuilt = await again.get(table.id)
         assert rebuilt is not None
         later = Ear()
@@ -113,7 +113,7 @@ def test_chat_is_stored_shown_as_text_and_kept_out_of_the_record(tmp_path: Any) 
         await until(lambda: table.status == "playing", "the deal")
         await hub.close()
         # kept in the log: a newcomer after a restart hears what was said, the mute holds
-        again = Hub(Store(hub.store.url))
+        again = Hub(Store(hub.store.url), owner=hub.owner)
         rebuilt = await again.get(table.id)
         assert rebuilt is not None and rebuilt.muted == {1} and rebuilt.spectators_chat
         back = Ear()

@@ -238,6 +238,18 @@ def play_command(
         float, typer.Option("--think", metavar="SECONDS", min=0.0, max=MAX_THINK,
                             help=THINK_HELP)
     ] = DEFAULT_THINK,
+    group: Annotated[
+        str | None, typer.Option("--group", help="Count the finished game in this league "
+                                 "group (with --as).")
+    ] = None,
+    person: Annotated[
+        str | None, typer.Option("--as", metavar="NAME", help="Who you are in the --group "
+                                 "(a member's name): your seat's name in the game.")
+    ] = None,
+    db: Annotated[
+        str | None, typer.Option("--db", help="The league's database URL, with --group "
+                                 "(default: the one 'tricktable serve' uses).")
+    ] = None,
 ) -> None:
     """Play one seat in the terminal against bots.
 
@@ -264,6 +276,7 @@ def play_command(
     seed_value: int | str | None = None
     if seed is not None:
         seed_value = int(seed) if seed.isascii() and seed.lstrip("-").isdigit() else seed
+    league = _league_player(group, person, db)
     try:
         if resume_file is not None:
             if game_name is not None or option:
@@ -296,8 +309,12 @@ def play_command(
             )
     except (TricktableError, ValueError) as e:
         fail(str(e))
+    if league is not None:
+        session.table.names[session.setup.seat] = league[1]
     try:
         session.play()
+        if league is not None and session.table.over:
+            _count_in_league(console, league, session.setup.seat, session.record())
     except QuitGame as e:
         session.leave(str(e))
         if e.interrupted:
@@ -305,6 +322,57 @@ def play_command(
     except KeyboardInterrupt:
         session.leave("interrupted")
         raise typer.Exit(130) from None
+
+
+def _league_player(group: str | None, person: str | None, db: str | None
+                   ) -> tuple[str, str, str | None] | None:
+    """(group, person, database) of a game to count in a league group, checked before the
+    game starts; None without --group."""
+    if group is None and person is None:
+        return None
+    if group is None or person is None:
+        fail("a game counted in a league names both the group and you: --group NAME --as "
+             "YOUR-NAME")
+    from .league.live import check_player
+    from .league.model import LeagueError
+    from .league.store import LeagueStore
+
+    try:
+        store = LeagueStore(db)
+    except Exception as e:
+        fail(f"cannot open the league's database: {str(e).splitlines()[0][:200]}")
+    try:
+        check_player(store, group.strip(), person.strip())
+    except LeagueError as e:
+        fail(str(e))
+    finally:
+        store.close()
+    return group.strip(), person.strip(), db
+
+
+def _count_in_league(console: Console, league: tuple[str, str, str | None], seat: int,
+                     record: Record) -> None:
+    """Count the finished game in the group's league and say what it changed."""
+    from datetime import UTC, datetime
+
+    from .league.live import count_terminal_game
+    from .league.store import LeagueStore
+
+    group, person, db = league
+    try:
+        store = LeagueStore(db)
+        try:
+            news = count_terminal_game(store, group, person, seat, record, datetime.now(UTC))
+        finally:
+            store.close()
+    except Exception as e:  # the game is saved: it can still be imported by hand
+        console.print(f"The game could not be counted in {shown(group)}'s league: "
+                      f"{shown(str(e).splitlines()[0][:200])}. Import its record with "
+                      "'tricktable league import'.")
+        return
+    console.print(f"Counted in {shown(group)}'s league.")
+    for line in news:
+        console.print(f"  {shown(line)}")
 
 
 def _confirm(console: Console, read: object, path: Path) -> bool:

@@ -314,6 +314,25 @@ def import_command(
         _run(go)
 
 
+@league_app.command("link")
+def link_command(
+    group: Annotated[str, typer.Option("--group", "-g", help="The group.")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A new private link to the group's page (its members join there); the old link, if
+    any, stops working. Groups made by 'league import' have none until this makes one."""
+    with _store(db) as store:
+        def go() -> None:
+            token = store.group_link(group)
+            link = f"/league/{token}"
+            if as_json:
+                _print_json({"group": group, "token": token, "link": link})
+            else:
+                _show(f"The link to {group}'s page (after the server's address): {link}")
+        _run(go)
+
+
 @league_app.command("standings")
 def standings_command(
     group: GroupOption = None,

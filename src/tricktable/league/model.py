@@ -10,7 +10,9 @@ only keeps them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, tzinfo
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
 
 from ..engine.records import MAX_PLAYER_NAME
 
@@ -57,6 +59,46 @@ def check_text(value: str, what: str, limit: int = MAX_NAME) -> str:
     if any("\ud800" <= ch <= "\udfff" for ch in text):
         raise LeagueError(f"{what} holds a byte that is not UTF-8 text")
     return text
+
+
+@cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def check_time_zone(name: str) -> str:
+    """``name`` if it is an IANA time zone ("Europe/Paris", "UTC"); else LeagueError."""
+    text = check_text(name, "the time zone")
+    if text != "UTC" and text not in _time_zones():
+        raise LeagueError(f"{text!r} is not a time zone: give an IANA name such as UTC, "
+                          "Europe/Paris or America/New_York")
+    return text
+
+
+def zone_of(name: str) -> tzinfo:
+    """The time zone of a checked name."""
+    return UTC if name == "UTC" else ZoneInfo(name)
+
+
+@dataclass(frozen=True)
+class GroupInfo:
+    """A group as its page shows it: ``open_session`` is the session it opened (None: a
+    game's session is its date in ``time_zone``); ``members`` are names, sorted."""
+
+    id: int
+    name: str
+    time_zone: str
+    open_session: str | None
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PersonInfo:
+    """A person: one name in every group he belongs to (``groups``: their names, sorted)."""
+
+    id: int
+    name: str
+    groups: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -115,9 +157,11 @@ class PlayerResult:
 class ThreeBFacts:
     """A finished 3B game's own statistics (its ``game_summary``), seats turned into people.
     ``tray_sheet`` holds the people in the tray after each hand, tied names erased as the
-    text says; ``tray_person`` is None when an all-tricks win left last place tied."""
+    text says; ``tray_person`` is None when an all-tricks win left last place tied. At a
+    table with bots, the bots are left out: ``winner`` is None when a bot won (no star),
+    ``tray_person`` None when a bot was in the tray."""
 
-    winner: str
+    winner: str | None
     tray_person: str | None
     wire_to_wire: bool
     tray_sheet: tuple[tuple[str, ...], ...] = ()

@@ -364,9 +364,11 @@ class _Sheet:
             return done
         return 0
 
-    def stars(self, g: GameEntry, winner: str) -> None:
+    def stars(self, g: GameEntry, winner: str | None) -> None:
+        """A star for the winner (none when a bot won: the people at the table lost)."""
         h = self.h
-        self.add(g, winner, WIN)
+        if winner is not None:
+            self.add(g, winner, WIN)
         for person in g.people:
             if person != winner:
                 self.close_run(person, ongoing=False)
@@ -381,6 +383,8 @@ class _Sheet:
                 self.add(g, person, GOLD_STAR)
             if run == WINS_FOR_RED:
                 self.add(g, person, RED_STAR)
+        if winner is None:
+            return
         year, week, _ = g.played.isocalendar()
         self.week_wins[(winner, year, week)] += 1
         if self.week_wins[(winner, year, week)] == WINS_FOR_OUTSIDE_STAR:

@@ -10,7 +10,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
@@ -26,13 +26,26 @@ from ..engine.game import game_class, game_names
 from ..engine.records import MAX_RECORD_BYTES
 from ..play.opponents import bot_levels, default_opponent
 from . import protocol
+from .league_routes import league_routes
 from .limits import CreationLimit, SocketCount
 from .limits import hello_timeout as hello_seconds
 from .protocol import ProtocolError, RateLimit, parse_client_message
 from .replay import ReplayBusy, close_replays, run_replay
-from .spec import parse_json_body, parse_seat_request, table_spec
+from .spec import parse_json_body, parse_mark_request, parse_seat_request, table_spec
 from .store import Store
-from .tables import NOT_STORED_READ, SPECTATOR, Hub, LiveTable, Refused, StoreAway
+from .tables import (
+    MOVED_CODE,
+    NOT_STORED_READ,
+    SPECTATOR,
+    Hub,
+    LiveTable,
+    Refused,
+    StoreAway,
+    TableElsewhere,
+)
+
+if TYPE_CHECKING:
+    from ..league.store import LeagueStore
 
 MAX_BODY = 16 * 1024
 OUTBOX_LIMIT = 512
@@ -131,7 +144,8 @@ class Connection:
         if self.closing is not None:
             return
         if tell:
-            self._queue.put_nowait(protocol.dumps({"type": "error", "code": "closed",
+            said = "moved" if code == MOVED_CODE else "closed"  # moved: reconnect at once
+            self._queue.put_nowait(protocol.dumps({"type": "error", "code": said,
                                                    "message": reason}))
         self.closing = reason
         self.close_code = code
@@ -168,10 +182,12 @@ def create_app(
     store: Store | None = None,
     rate: tuple[float, float] = (protocol.RATE_PER_SECOND, protocol.RATE_BURST),
     think: float | None = DEFAULT_THINK,
+    owner: str | None = None,
 ) -> Starlette:
     """The app over the database at ``db_url`` (or an open ``store``); ``rate`` is the
     messages a socket may send per second and in a burst; ``think`` the seconds a search
-    bot thinks per decision (None: a fixed search)."""
+    bot thinks per decision (None: a fixed search); ``owner`` names this process among
+    the servers of the database (the holder of its tables' leases)."""
     holder: dict[str, Hub] = {}
     creations = CreationLimit.from_environment()
     sockets = SocketCount.from_environment()
@@ -179,9 +195,11 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub = Hub(store if store is not None else await asyncio.to_thread(Store, db_url), think)
+        hub = Hub(store if store is not None else await asyncio.to_thread(Store, db_url), think,
+                  owner)
         holder["hub"] = hub
         app.state.hub = hub
+        await asyncio.to_thread(hub.league.store)  # the league's tables, made or upgraded
         await hub.start()
         try:
             yield
@@ -201,6 +219,10 @@ def create_app(
             away = _error(503, "store-away", str(e))
             away.headers["retry-after"] = "2"
             return away
+        except TableElsewhere as e:
+            moving = _error(503, "moving", str(e))
+            moving.headers["retry-after"] = "1"
+            return moving
         if table is None:
             reason = hub.set_aside.get(table_id)
             if reason is not None:
@@ -301,7 +323,14 @@ def create_app(
             spec = table_spec(parse_json_body(body, "a table request"))
         except ProtocolError as e:
             return _error(400, e.code, e.message)
-        table, tokens = await hub_of(request).create(spec)
+        group_id = None
+        if spec.group is not None:
+            group = await asyncio.to_thread(hub_of(request).league.group_by_token, spec.group)
+            if group is None:
+                return _error(404, "no-group", "there is no league group with this link: "
+                              "ask one of its members for the group's link")
+            group_id = group.id
+        table, tokens = await hub_of(request).create(spec, group_id)
         base = str(request.base_url).rstrip("/")
         return JSONResponse({
             **table.summary_json(),
@@ -400,6 +429,30 @@ def create_app(
             return _error(409, r.code, r.message)
         return JSONResponse(result)
 
+    async def mark_game(request: Request) -> Response:
+        """A member at a group's table marks its finished game (bonehead, zero buddy, the
+        tray person's chit): the seat's token as bearer."""
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        token = _bearer(request)
+        if not token or not hub_of(request).any_token(table, token):
+            return _error(403, "not-member", "only the group's members at this table mark its "
+                          "games: open your seat's link")
+        try:
+            body = await _body(request, MAX_BODY)
+        except BodyTooLarge:
+            return _error(413, "too-large", f"a mark is at most {MAX_BODY} bytes")
+        try:
+            mark = parse_mark_request(parse_json_body(body, "a mark"))
+        except ProtocolError as e:
+            return _error(400, e.code, e.message)
+        try:
+            await asyncio.shield(table.add_mark(token, *mark))
+        except Refused as r:
+            return _error(409, r.code, r.message)
+        return JSONResponse({"league": table.view("spectator", None)["league"]})
+
     async def end_table(request: Request) -> Response:
         return await host_does(request, lambda table: table.end("the host ended the table"))
 
@@ -438,6 +491,11 @@ def create_app(
                     {"type": "error", "code": "store-away", "message": str(e)}))
                 await websocket.close(code=1013)
                 return
+            except TableElsewhere as e:  # handed over in a moment: the client comes back
+                await websocket.send_text(protocol.dumps(
+                    {"type": "error", "code": "moving", "message": str(e)}))
+                await websocket.close(code=MOVED_CODE)
+                return
             if table is None:
                 reason = hub.set_aside.get(table_id)
                 message = (f"this table cannot be served: {reason}" if reason
@@ -474,12 +532,25 @@ def create_app(
             Route("/api/tables/{table_id}/seats/{seat}", host_seat, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
             Route("/api/tables/{table_id}/end", end_table, methods=["POST"]),
+            Route("/api/tables/{table_id}/marks", mark_game, methods=["POST"]),
             Route("/api/tables/{table_id}/talk", host_talk, methods=["POST"]),
             WebSocketRoute("/ws/{table_id}", socket),
+            *league_routes(cast("LeagueStore", _HubLeague(holder))),
         ],
         lifespan=lifespan,
         exception_handlers={SQLAlchemyError: _store_away, Exception: _internal_error},
     )
+
+
+class _HubLeague:
+    """The league of the app's hub, for the league's routes, which are made before the hub
+    (it opens in the app's lifespan)."""
+
+    def __init__(self, holder: dict[str, Hub]) -> None:
+        self._holder = holder
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._holder["hub"].league.store(), name)
 
 
 async def _serve_socket(
@@ -536,11 +607,11 @@ async def _serve_socket(
                     raise Refused("already", "this socket has said hello already")
                 try:
                     await asyncio.shield(table.hello(conn, msg["token"], msg.get("name"),
-                                                     msg.get("device")))
+                                                     msg.get("device"), msg.get("person")))
                 except Refused as r:
-                    if r.code in ("bad-token", "bot-seat", "ended"):
+                    if r.code in ("bad-token", "bot-seat", "ended", "moving"):
                         conn.send(protocol.dumps(r.message_json()))
-                        conn.close(r.message)
+                        conn.close(r.message, MOVED_CODE if r.code == "moving" else 4000)
                         return
                     raise
                 conn.joined = True  # seated, or waiting to be let in: no hello timer

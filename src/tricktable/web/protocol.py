@@ -101,6 +101,13 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
         ):
             raise ProtocolError("bad-hello", "device is the browser's own key: 16 to 100 "
                                 "letters, digits, '-' or '_'")
+        person = msg.get("person")
+        if person is not None and (
+            not isinstance(person, str) or not 16 <= len(person) <= 100
+            or not set(person) <= _DEVICE_CHARS
+        ):
+            raise ProtocolError("bad-hello", "person is your key in a league group: 16 to "
+                                "100 letters, digits, '-' or '_'")
         version = msg.get("protocol", PROTOCOL)
         if version != PROTOCOL:
             raise ProtocolError(

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import gc
-import os
-import signal
 import socket
 import sys
 import threading
-import time
 import webbrowser
 
 import uvicorn
@@ -63,21 +60,6 @@ def open_store(url: str) -> Store:
         raise ServeError(f"--db: cannot use the database {_shown(url)}: {e}") from None
 
 
-SERVING_CHECK_SECONDS = 2.0
-
-
-def _watch_serving(store: Store) -> None:
-    """Keep the one-server lock (PostgreSQL ends it when it restarts); if another server
-    took it meanwhile, stop this one: two processes must never run one table."""
-    while True:
-        time.sleep(SERVING_CHECK_SECONDS)
-        if not store.keep_serving():
-            print("tricktable: another server took this database while it restarted; "
-                  "this one stops", file=sys.stderr, flush=True)
-            os.kill(os.getpid(), signal.SIGTERM)
-            return
-
-
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           open_browser: bool = False, think: float | None = DEFAULT_THINK) -> None:
     """Run the server until interrupted. The database is migrated before the first
@@ -101,8 +83,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
         store.close()
         detail = str(getattr(e, "orig", None) or e).splitlines()[0][:200]
         raise ServeError(f"--db: cannot use the database {_shown(url)}: {detail}") from None
-    threading.Thread(target=_watch_serving, args=(store,), name="tricktable-serving-lock",
-                     daemon=True).start()
     addresses = addresses_to_open(host, port)
     print(f"tricktable: database {_shown(url)}", file=sys.stderr)
     for link, who in addresses:
@@ -111,7 +91,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [addresses[0][0]]).start()
     uvicorn.run(
-        create_app(store=store, think=think), host=host, port=port, log_level="warning",
+        create_app(store=store, think=think, owner=f"{socket.gethostname()}:{port}"),
+        host=host, port=port, log_level="warning",
         ws_max_size=MAX_SOCKET_MESSAGE, ws_ping_interval=20.0, ws_ping_timeout=20.0,
         lifespan="on",
     )

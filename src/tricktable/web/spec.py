@@ -41,6 +41,9 @@ class TableSpec:
     seed can work out every deal)."""
     public: bool = False
     """Listed in the lobby; a table is private unless its host says otherwise."""
+    group: str | None = None
+    """The private link token of the league group whose page started the table: its
+    finished games count in the group's league."""
 
 
 def table_spec(body: object) -> TableSpec:
@@ -49,7 +52,7 @@ def table_spec(body: object) -> TableSpec:
     if not isinstance(body, dict):
         raise ProtocolError("bad-table", "a table is described by a JSON object")
     known = {"game", "options", "seats", "bot_pace", "away_grace", "stand_in", "seed",
-             "public"}
+             "public", "group"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise ProtocolError(
@@ -109,8 +112,17 @@ def table_spec(body: object) -> TableSpec:
     public = body.get("public", False)
     if not isinstance(public, bool):
         raise ProtocolError("bad-table", "public is true (listed in the lobby) or false")
+    group = body.get("group")
+    if group is not None and (not isinstance(group, str) or not 16 <= len(group) <= 100
+                              or not set(group) <= TOKEN_CHARS):
+        raise ProtocolError("bad-table", "group is the token of a league group's link: 16 to "
+                            "100 letters, digits, '-' or '_'")
     return TableSpec(name, game.options.to_mapping(), seats, pace, grace, stand_in, str(seed),
-                     seed_chosen=body.get("seed") is not None, public=public)
+                     seed_chosen=body.get("seed") is not None, public=public, group=group)
+
+
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+"""The characters of a token (``secrets.token_urlsafe``)."""
 
 
 def _good_seed(seed: object) -> bool:
@@ -215,3 +227,30 @@ def parse_seat_request(obj: object) -> tuple[str, str | None]:
                 "bad-request", f"bot is a bot's name ({', '.join(bot_names())}), not {shown(bot)}"
             )
     return do, bot
+
+
+MARK_KINDS = ("bonehead", "zero-buddy", "chit")
+"""The marks a member adds at the table (docs/league.md, "Marks"); the others (trays
+forgotten or carried, decks brought) are added on the group's page."""
+MAX_NOTE = 300
+
+
+def parse_mark_request(body: object) -> tuple[str, str, str, str | None]:
+    """(kind, person, note, named) of a mark added at a table, checked: ProtocolError in
+    one sentence otherwise."""
+    shape = ('a mark is {"kind": "bonehead" | "zero-buddy" | "chit", "person": NAME, '
+             '"note": TEXT, "named": NAME (a chit only)}')
+    if not isinstance(body, dict) or set(body) - {"kind", "person", "note", "named"}:
+        raise ProtocolError("bad-request", shape)
+    kind, person = body.get("kind"), body.get("person")
+    note, named = body.get("note", ""), body.get("named")
+    if kind not in MARK_KINDS or not isinstance(person, str) or not isinstance(note, str):
+        raise ProtocolError("bad-request", shape)
+    if named is not None and not isinstance(named, str):
+        raise ProtocolError("bad-request", shape)
+    if len(note) > MAX_NOTE:
+        raise ProtocolError("bad-request", f"a mark's note is at most {MAX_NOTE} characters")
+    if not note.isprintable() and note.strip():
+        raise ProtocolError("bad-request", "a mark's note is one line of text, without "
+                            "control characters")
+    return str(kind), person, note.strip(), named

@@ -37,10 +37,12 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    event,
     insert,
     select,
     update,
 )
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..play.database import open_database
@@ -48,9 +50,6 @@ from ..play.paths import DATABASE_VARIABLE, default_database_url
 
 DATABASE_ENV = DATABASE_VARIABLE
 VERSION_TABLE = "tricktable_web_version"
-
-
-SERVING_LOCK_KEY = 0x7472_6963_6B74  # "trickt": the advisory lock of the serving process
 
 
 class ServingTaken(Exception):
@@ -70,6 +69,32 @@ def token_hash(token: str) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _aware(when: datetime) -> datetime:
+    """A time read back from the database in UTC (SQLite keeps no time zone)."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _postgres_settings(dbapi_connection: Any, _record: Any) -> None:
+    # A process stopped (SIGSTOP, a long pause) inside a transaction keeps its row locks:
+    # the database ends such a transaction, so that another process can take the tables.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("SET idle_in_transaction_session_timeout = '10s'")
+    cursor.close()
+    dbapi_connection.commit()
+
+
+class TableHeld(Exception):
+    """Another server process holds the table's lease (it has been asked to hand it over)."""
+
+
+class LeaseLost(Exception):
+    """This process no longer owns the table (another took its lease): it may not write."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id}: another server process owns it now")
+        self.table_id = table_id
 
 
 class Base(DeclarativeBase):
@@ -104,6 +129,14 @@ class TableRow(Base):
     group_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The league group whose page started the table: its finished games go to the
     group's league (docs/league.md)."""
+    lease_owner: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The server process that owns the table now (docs/deployment.md, "Leases")."""
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    """Grows at each taking of the lease: an append carries the epoch it was made under."""
+    lease_expires: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                           nullable=True)
+    lease_wanted: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """A process the proxy sends the table's requests to: the owner hands it over."""
 
 
 class SeatRow(Base):
@@ -233,70 +266,32 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
         self.engine = open_database(self.url, Path(__file__).with_name("migrations"))
+        if self.engine.dialect.name == "postgresql":
+            event.listen(self.engine, "connect", _postgres_settings)
 
     def close(self) -> None:
         self.release_serving()
         self.engine.dispose()
 
     def claim_serving(self) -> None:
-        """Be the one process serving this database, or raise ServingTaken. Two
-        processes that both rebuilt every table would both run its bots and append to
-        its log (one of them failing for good); until tables are handed between
-        processes by leases, a second server on the same database is refused. PostgreSQL:
-        an advisory lock held by a connection of this process; SQLite: a lock on a file
-        beside the database. Both go with the process, however it ends."""
-        if self.engine.dialect.name == "postgresql":
-            connection = self.engine.raw_connection()
-            cursor = connection.cursor()
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", (SERVING_LOCK_KEY,))
-            row = cursor.fetchone()
-            cursor.close()
-            if not (row and row[0]):
-                connection.close()
-                raise ServingTaken(
-                    "another tricktable server is serving this database already")
-            self._serving: Any = connection
-            self._serving_wanted = True
-        elif self.engine.dialect.name == "sqlite":
-            path = self.engine.url.database
-            if not path or path == ":memory:":
-                return
-            handle = open(f"{path}.serving", "a+b")  # noqa: SIM115 (held while serving)
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.close()
-                raise ServingTaken(
-                    f"another tricktable server is serving {path} already") from None
-            self._serving = handle
-
-    def keep_serving(self) -> bool:
-        """Still the one serving process? On PostgreSQL the lock lives on a connection,
-        and a restart of the database ends it: take it again as soon as the database
-        answers. False only when another process holds it now (it started while the
-        database was restarting): this one must stop serving. True while the database
-        cannot tell (it is away: nobody else can take the lock either)."""
-        if self.engine.dialect.name != "postgresql" or not getattr(self, "_serving_wanted",
-                                                                    False):
-            return True
-        held = getattr(self, "_serving", None)
-        if held is not None:
-            try:
-                cursor = held.cursor()
-                cursor.execute("SELECT 1")
-                cursor.close()
-                return True
-            except Exception:
-                with contextlib.suppress(Exception):
-                    held.close()
-                self._serving = None
+        """SQLite: be the one process serving this file, or raise ServingTaken (SQLite has
+        one writer at a time; a lock on a file beside the database, which goes with the
+        process however it ends). PostgreSQL takes several processes: each table is
+        owned by one of them through its lease (``take_lease``)."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        path = self.engine.url.database
+        if not path or path == ":memory:":
+            return
+        handle = open(f"{path}.serving", "a+b")  # noqa: SIM115 (held while serving)
         try:
-            self.claim_serving()
-        except ServingTaken:
-            return False
-        except Exception:
-            return True  # the database is still away
-        return True
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise ServingTaken(
+                f"another tricktable server is serving {path} already (SQLite is served "
+                "by one process; several need PostgreSQL)") from None
+        self._serving: Any = handle
 
     def release_serving(self) -> None:
         held = getattr(self, "_serving", None)
@@ -304,6 +299,74 @@ class Store:
             with contextlib.suppress(Exception):
                 held.close()
             self._serving = None
+
+    # --- leases -------------------------------------------------------------------------
+
+    def take_lease(self, table_id: str, owner: str, seconds: float) -> int | None:
+        """Own ``table_id`` for ``seconds`` (renewed by ``renew_leases``): the lease's new
+        epoch; None if there is no such table; TableHeld if another process holds an
+        unexpired lease (it is then asked to hand the table over: ``lease_wanted``)."""
+        now = _now()
+        with self.session() as s:
+            if self.engine.dialect.name == "postgresql":
+                # a holder stopped inside a transaction must not stall the taker for long
+                s.execute(sql_text("SET LOCAL lock_timeout = '2s'"))
+            row = s.execute(select(TableRow.lease_owner, TableRow.lease_epoch,
+                                   TableRow.lease_expires)
+                            .where(TableRow.id == table_id).with_for_update()).first()
+            if row is None:
+                return None
+            holder, epoch, expires = row
+            if holder is not None and holder != owner and expires is not None \
+                    and _aware(expires) > now:
+                s.execute(update(TableRow).where(TableRow.id == table_id)
+                          .values(lease_wanted=owner))
+                wanted = True
+            else:
+                wanted = False
+                epoch = (epoch or 0) + 1
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(
+                    lease_owner=owner, lease_epoch=epoch, lease_wanted=None,
+                    lease_expires=now + timedelta(seconds=seconds)))
+        if wanted:  # committed: the holder sees the request
+            raise TableHeld(table_id)
+        return int(epoch)
+
+    def renew_leases(self, owner: str, held: dict[str, int], seconds: float
+                     ) -> tuple[set[str], set[str]]:
+        """Renew ``owner``'s leases of ``held`` (table -> epoch). Returns the tables whose
+        lease is lost (taken over: another epoch or owner) and those another process asked
+        for (hand them over: ``release_lease``)."""
+        if not held:
+            return set(), set()
+        until = _now() + timedelta(seconds=seconds)
+        with self.session() as s:
+            rows = s.execute(select(TableRow.id, TableRow.lease_owner, TableRow.lease_epoch,
+                                    TableRow.lease_wanted)
+                             .where(TableRow.id.in_(list(held))).with_for_update()).all()
+            kept = {r.id for r in rows if r.lease_owner == owner and r.lease_epoch == held[r.id]}
+            if kept:
+                s.execute(update(TableRow).where(TableRow.id.in_(kept))
+                          .values(lease_expires=until))
+            wanted = {r.id for r in rows if r.id in kept and r.lease_wanted not in (None, owner)}
+        return set(held) - kept, wanted
+
+    def release_lease(self, table_id: str, owner: str, epoch: int) -> None:
+        """Give up a lease (the table goes to the process that asked for it)."""
+        with self.session() as s:
+            s.execute(update(TableRow).where(
+                TableRow.id == table_id, TableRow.lease_owner == owner,
+                TableRow.lease_epoch == epoch).values(lease_owner=None, lease_expires=None))
+
+    def orphans(self, limit: int = 50) -> list[str]:
+        """Tables under way whose lease is free or expired: their owner died (or the server
+        restarted); a process takes them so that their bots carry on."""
+        now = _now()
+        with self.session() as s:
+            return list(s.scalars(select(TableRow.id).where(
+                TableRow.status == "playing",
+                (TableRow.lease_owner.is_(None)) | (TableRow.lease_expires < now),
+            ).order_by(TableRow.created).limit(limit)))
 
     @contextlib.contextmanager
     def session(self) -> Iterator[Session]:
@@ -401,24 +464,45 @@ class Append:
     actor: str
     status: str | None = None
     extra: Job | None = None
+    lease: tuple[str, int] | None = None
+    """(owner, epoch) of the lease the table is held under: the append is written only if
+    that lease still holds (a process whose lease was taken can no longer write)."""
 
 
 Item = Job | Append
 _Waiting = tuple[Item, asyncio.Future[None], asyncio.AbstractEventLoop]
 
 
-def _apply(session: Session, items: list[Item]) -> None:
+def _lost_leases(session: Session, items: list[Item]) -> set[str]:
+    """The tables of ``items`` whose lease no longer holds, read in one query; the rows
+    stay locked to the end of the transaction, so nobody takes a lease meanwhile."""
+    wanted = {i.table_id: i.lease for i in items if isinstance(i, Append) and i.lease}
+    if not wanted:
+        return set()
+    rows = session.execute(select(TableRow.id, TableRow.lease_owner, TableRow.lease_epoch)
+                           .where(TableRow.id.in_(list(wanted))).with_for_update()).all()
+    holding = {r.id for r in rows if (r.lease_owner, r.lease_epoch) == wanted[r.id]}
+    return set(wanted) - holding
+
+
+def _apply(session: Session, items: list[Item]) -> dict[int, BaseException]:
     """Run ``items`` in order in one transaction: runs of appends as one insert, other
-    jobs one by one (flushed, so the rows they add exist for the appends after them)."""
+    jobs one by one (flushed, so the rows they add exist for the appends after them).
+    Appends of a table whose lease was taken are left out: their failures, by index."""
     rows: list[dict[str, Any]] = []
     statuses: dict[str, str] = {}
+    lost = _lost_leases(session, items)
+    failed: dict[int, BaseException] = {}
 
     def write_rows() -> None:
         if rows:
             session.execute(insert(EventRow), rows)
             rows.clear()
 
-    for item in items:
+    for index, item in enumerate(items):
+        if isinstance(item, Append) and item.table_id in lost:
+            failed[index] = LeaseLost(item.table_id)
+            continue
         if isinstance(item, Append):
             rows.append({"table_id": item.table_id, "n": item.n, "kind": item.kind,
                          "text": item.text, "actor": item.actor[:80], "at": _now()})
@@ -435,6 +519,7 @@ def _apply(session: Session, items: list[Item]) -> None:
     write_rows()
     for table_id, status in statuses.items():
         session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+    return failed
 
 
 class Writer:
@@ -486,16 +571,16 @@ class Writer:
         outcomes: list[BaseException | None]
         try:
             with self.store.session() as s:
-                _apply(s, [item for item, _, _ in batch])
-            outcomes = [None] * len(batch)
+                failed = _apply(s, [item for item, _, _ in batch])
+            outcomes = [failed.get(i) for i in range(len(batch))]
             self.commits += 1
         except Exception:
             outcomes = []
             for item, _, _ in batch:
                 try:
                     with self.store.session() as s:
-                        _apply(s, [item])
-                    outcomes.append(None)
+                        one = _apply(s, [item])
+                    outcomes.append(one.get(0))
                     self.commits += 1
                 except Exception as e:  # handed to the waiting table, which reloads
                     outcomes.append(e)

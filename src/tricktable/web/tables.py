@@ -14,13 +14,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import secrets
+import socket
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.orm import Session
@@ -37,15 +39,18 @@ from ..play.opponents import bot_levels, level_of
 from ..play.table import Table
 from ..search import search_installed
 from . import protocol
+from .league_link import LeagueLink, league_now
 from .spec import PERSON, TableSpec, game_seed
 from .store import (
     Append,
+    LeaseLost,
     PlayerRow,
     SeatData,
     SeatRow,
     Snapshot,
     Store,
     TableData,
+    TableHeld,
     TableRow,
     TokenRow,
     Writer,
@@ -54,9 +59,11 @@ from .store import (
 )
 
 if TYPE_CHECKING:
+    from ..league.model import PersonInfo
     from ..search.claims import ClaimVerdict
 
 BOT = "bot"
+CHIT_MARK = "chit"
 WAITING, PLAYING, OVER, ENDED = "waiting", "playing", "over", "ended"
 """A table's status; "ended": closed before its game was over (by its host, by the limit
 on tables of bots alone, or because nobody came back to it), and it takes nothing more."""
@@ -101,11 +108,28 @@ class Listener(Protocol):
 
     def send(self, text: str) -> None: ...
 
-    def close(self, reason: str) -> None: ...
+    def close(self, reason: str, code: int = 4000) -> None: ...
 
 
 class StoreAway(Exception):
     """The database did not answer a read; nothing was changed (try again)."""
+
+
+class TableElsewhere(Exception):
+    """Another server process owns the table now; it has been asked to hand it over (try
+    again in a moment: the proxy sends the table's requests to this process)."""
+
+
+MOVING = ("this table is moving between the site's servers; it is back in a moment "
+          "(your page reconnects by itself)")
+MOVED_CODE = 4503
+"""The close code of a socket whose table this process no longer owns: reconnect."""
+ORPHANS_AT_ONCE = 50
+"""Tables under way whose owner is gone that a process takes at each look (every few
+seconds), so that a restart does not load thousands of tables at once."""
+LEASE_SECONDS = 5.0
+"""How long a lease lasts unless renewed (renewed every third of it): the time after which
+the tables of a process that died are taken over by the others."""
 
 
 class Refused(Exception):
@@ -141,6 +165,8 @@ class Seat:
     token: str | None
     conns: int = 0
     away_since: float = 0.0
+    person_id: int | None = None
+    """At a league group's table: the person (league ``players``) who took the seat."""
 
     @property
     def away(self) -> bool:
@@ -185,9 +211,14 @@ class LiveTable:
         self.seats: dict[int, Seat] = {}
         for sd in data.seats:
             conns = old[sd.seat].conns if sd.seat in old and old[sd.seat].token == sd.token else 0
-            self.seats[sd.seat] = Seat(sd.seat, sd.kind, sd.bot, sd.name, sd.token, conns, now)
+            self.seats[sd.seat] = Seat(sd.seat, sd.kind, sd.bot, sd.name, sd.token, conns, now,
+                                       sd.person_id)
         self.tokens: dict[str, tuple[str, int | None]] = dict(data.tokens)
         self.group_id = data.group_id
+        self.epoch: int = getattr(self, "epoch", 0)
+        """The epoch of this process's lease on the table (``Hub.get`` sets it)."""
+        self.group_name: str | None = getattr(self, "group_name", None)
+        """The league group's name, once read (``settle_league``)."""
         self.snapshot: Snapshot | None = data.snapshot
         self.snapshot_records: list[str] = list(data.records)
         self._replay(data.events, ended=data.status == ENDED)
@@ -209,6 +240,9 @@ class LiveTable:
         self.seq = 0 if snapshot is None else snapshot.seq
         self.next_n = 0 if snapshot is None else snapshot.n + 1
         self._declined: set[tuple[int, int]] = set()
+        self.league_news: dict[str, Any] | None = None
+        """At a group's table with its game over: what the game changed on the group's
+        sheet (``_tell_league_news``)."""
         self.devices: dict[int, set[str]] = {}
         """Per seat, the hashes of the devices its person plays it from (none: any)."""
         self.muted: set[int] = set()
@@ -438,7 +472,14 @@ class LiveTable:
             "facts": (protocol.jsonable(self.game.game_summary(state))
                       if state.phase == Phase.GAME_OVER else None),
             "observation": obs,
+            "league": None if self.group_id is None else self._league_view(),
         }
+
+    def _league_view(self) -> dict[str, Any]:
+        """What the table says of its league group: its name and, once the game is over,
+        whether it counted and what it changed on the sheet (sentences naming people)."""
+        news = self.league_news if self.status == OVER else None
+        return {"group": self.group_name, **(news or {})}
 
     # --- telling the listeners ----------------------------------------------------------------
 
@@ -470,10 +511,20 @@ class LiveTable:
             raise Refused("not-stored", NOT_STORED)
         n = self.next_n
         status = self.status
+        finished = status == OVER and self.stored_status != OVER
+        if finished and self.group_id is not None:
+            extra = self._counted_with(extra)
         append = Append(self.id, n, kind, text, actor,
-                        status if status != self.stored_status else None, extra)
+                        status if status != self.stored_status else None, extra,
+                        (self.hub.owner, self.epoch))
         try:
             await asyncio.shield(self.hub.writer.submit(append))
+        except LeaseLost:
+            _log.warning("table %s: another server process owns it now; event %d (%s) "
+                         "not written, the table is let go", self.id, n, kind)
+            self._undo()
+            self.hub.let_go(self.id)
+            raise Refused("moved", MOVING) from None
         except Exception as e:
             _log.warning("table %s: event %d (%s) not stored: %s", self.id, n, kind,
                          str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
@@ -486,6 +537,109 @@ class LiveTable:
         if kind in ("deal", "action", "rematch", "undo"):
             self.seq += 1
         self.shown_status = status
+        if finished and self.group_id is not None:
+            self.hub.spawn(self._tell_league_news(counted_now=False))
+
+    # --- the group's league ---------------------------------------------------------------
+
+    def _people_at_seats(self) -> tuple[dict[int, str], dict[str, int]]:
+        """The members who hold the seats at the end of the game (a bot standing in for
+        one who stepped away plays for them), and their league ids. A seat a bot holds by
+        the host's choice, or held from the start, is a bot's: it is not counted."""
+        people = {s.seat: s.name for s in self.seats.values()
+                  if s.kind == PERSON and s.person_id is not None and s.name is not None}
+        ids = {s.name: s.person_id for s in self.seats.values()
+               if s.kind == PERSON and s.person_id is not None and s.name is not None}
+        return people, ids
+
+    def _counted_with(self, extra: Callable[[Session], None] | None
+                      ) -> Callable[[Session], None]:
+        """``extra`` and the counting of the game just finished in the group's league,
+        in one transaction with the table's last event."""
+        assert self.group_id is not None
+        people, ids = self._people_at_seats()
+        count = self.hub.league.count_job(self.group_id, self._record(), people, ids,
+                                          league_now())
+
+        def both(session: Session) -> None:
+            if extra is not None:
+                extra(session)
+            count(session)
+
+        return both
+
+    async def add_mark(self, token: str, kind: str, person: str, note: str = "",
+                       named: str | None = None) -> None:
+        """A member at the table marks the finished game on the group's sheet (a bonehead
+        play, a zero buddy; the tray person spends a tray chit naming who carries the
+        trays). Refused in a sentence if the game is not over or not counted, the token is
+        not a member's seat, or the league's rules refuse the mark."""
+        async with self.lock:
+            role, number = self.tokens.get(token_hash(token), (None, None))
+            seat = self.seats.get(number) if role == SEAT and number is not None else None
+            if seat is None or seat.person_id is None or seat.name is None:
+                raise Refused("not-member", "only the group's members at this table mark its "
+                              "games: open your seat's link")
+            if self.status != OVER or not (self.league_news or {}).get("counted"):
+                raise Refused("not-counted", "a mark goes on a game of the group's sheet: "
+                              "this one is not over or not counted (yet)")
+            if kind == CHIT_MARK and person != seat.name:
+                raise Refused("not-yours", "only the tray person spends his own tray chit")
+            record = self._record()
+        try:
+            await asyncio.to_thread(self.hub.league.add_mark, record, kind, person, note, named)
+        except ValueError as e:  # LeagueError: a rule refuses the mark; nothing stored
+            raise Refused("refused", str(e)) from None
+        await self._tell_league_news(counted_now=False)
+
+    async def settle_league(self) -> None:
+        """A group's table loaded with its game over: count the game if it was not
+        counted (the server died, or the league's part failed), then say what it
+        changed."""
+        if self.group_id is None:
+            return
+        if self.status == OVER:
+            await self._tell_league_news(counted_now=True)
+            return
+        try:
+            group = await asyncio.to_thread(self.hub.league.group_by_id, self.group_id)
+        except Exception as e:
+            _log.warning("table %s: its league group is unknown for now (%s)", self.id, e)
+            return
+        self.group_name = None if group is None else group.name
+        self.broadcast()
+
+    async def _tell_league_news(self, counted_now: bool) -> None:
+        """Work out (in a thread) what the game just finished changed on the group's
+        sheet, keep it for the game-over panel and show it to everyone."""
+        group_id, record, number = self.group_id, self._record(), self.game_number
+        assert group_id is not None
+        people, ids = self._people_at_seats()
+        link = self.hub.league
+
+        def work() -> dict[str, Any]:
+            if counted_now and not link.counted(record):
+                link.count_now(group_id, record, people, ids, league_now())
+            group = link.group_by_id(group_id)
+            counted = link.counted(record)
+            return {
+                "group": None if group is None else group.name,
+                "counted": counted,
+                **(link.news(group_id, record) if counted
+                   else {"news": [], "marks": [], "chit_due": None}),
+                "game": link.key_of(record),
+                "people": sorted(people.values()),
+            }
+
+        try:
+            found = await asyncio.to_thread(work)
+        except Exception:
+            _log.exception("table %s: what the game changed in its league is unknown", self.id)
+            return
+        self.group_name = found["group"]
+        if number == self.game_number:  # no rematch meanwhile
+            self.league_news = found
+            self.broadcast()
 
     def _undo(self) -> None:
         """Put the game back where the committed log left it (from memory)."""
@@ -535,10 +689,15 @@ class LiveTable:
     # --- people ---------------------------------------------------------------------------------
 
     async def hello(self, listener: Listener, token: str, name: str | None,
-                    device: str | None = None) -> None:
+                    device: str | None = None, person_key: str | None = None) -> None:
         """Seat ``listener`` by its token (a seat's, the spectators' or the host's). A
         claimed seat is bound to the device that claimed it (``device``, a key the browser
-        keeps): its link seats another device only when the seat's person allows it."""
+        keeps): its link seats another device only when the seat's person allows it. At a
+        league group's table a seat is taken by a member of the group (``person_key``, the
+        key the group's page gave them), under the member's own name."""
+        if not self.hub.leases_fresh():
+            # stopped or cut off longer than a lease: the table may be another's by now
+            raise Refused("moving", MOVING)
         async with self.lock:
             found = self.tokens.get(token_hash(token))
             if found is None:
@@ -564,7 +723,10 @@ class LiveTable:
             if self.ended:
                 raise Refused("ended", f"this table is closed: {self.end_reason}")
             device_hash = None if device is None else token_hash(device)
-            if s.name is None:
+            if s.name is None and self.group_id is not None:
+                member = await self._member(person_key)
+                await self._claim(s, member.name, device_hash, member.id)
+            elif s.name is None:
                 if not name:
                     raise Refused(
                         "need-name", f"seat {seat} is yours: send hello again with a name"
@@ -694,7 +856,22 @@ class LiveTable:
             self.broadcast()
             return {"spectators": self.spectators_chat, "muted": sorted(self.muted)}
 
-    async def _claim(self, s: Seat, name: str, device_hash: str | None = None) -> None:
+    async def _member(self, person_key: str | None) -> PersonInfo:
+        """The member of this table's group whose key ``person_key`` is; Refused in a
+        sentence if there is none."""
+        group = await asyncio.to_thread(self.hub.league.group_by_id, self.group_id)
+        where = "its group" if group is None else f"the group {group.name}"
+        if person_key is None:
+            raise Refused("need-member", f"this table belongs to {where}: open the group's "
+                          "page and join it, then come back to this link")
+        person = await asyncio.to_thread(self.hub.league.person_by_key, person_key)
+        if person is None or group is None or group.name not in person.groups:
+            raise Refused("not-member", f"this table belongs to {where}, and you are not "
+                          "one of its members: join it from the group's page first")
+        return person
+
+    async def _claim(self, s: Seat, name: str, device_hash: str | None = None,
+                     person_id: int | None = None) -> None:
         self._can_store()
         table_id, seat = self.id, s.seat
 
@@ -705,12 +882,13 @@ class LiveTable:
             row = session.get(SeatRow, (table_id, seat))
             if row is not None:
                 row.player_id = player.id
+                row.person_id = person_id
 
         fact: dict[str, Any] = {"seat": seat, "name": name}
         if device_hash is not None:
             fact["device"] = device_hash
         await self._commit("seat", json.dumps(fact), f"seat {seat}", claim)
-        s.name = name
+        s.name, s.person_id = name, person_id
         if device_hash is not None:
             self.devices[seat] = {device_hash}
 
@@ -932,6 +1110,7 @@ class LiveTable:
                     if row is not None:
                         row.kind, row.bot, row.player_id, row.token = (
                             PERSON, None, None, new_hash)
+                        row.person_id = None
 
                 await self._commit("seat", json.dumps({"seat": seat, "open": True}), "host",
                                    reopen)
@@ -939,6 +1118,7 @@ class LiveTable:
                     self.tokens.pop(old_hash, None)
                 self.tokens[new_hash] = (SEAT, seat)
                 s.kind, s.bot, s.name, s.token, s.conns = PERSON, None, None, new_hash, 0
+                s.person_id = None
                 s.away_since = time.monotonic()
                 self.devices.pop(seat, None)
                 self._drop_seat_listeners(seat, "the host opened this seat to someone else")
@@ -972,6 +1152,7 @@ class LiveTable:
             await self._commit("rematch", "", "host", lambda s: save_snapshot(
                 s, self.id, snapshot, number, record))
             self.snapshot, self.snapshot_records, self.events = snapshot, list(self.records), []
+            self.league_news = None
             self.broadcast()
             self.schedule()
 
@@ -1180,11 +1361,23 @@ def _empty_observation(game: Game, state: State, seat: int | None) -> Observatio
 class Hub:
     """Every table this process holds, the store and its writer."""
 
-    def __init__(self, store: Store, think: float | None = DEFAULT_THINK) -> None:
+    def __init__(self, store: Store, think: float | None = DEFAULT_THINK,
+                 owner: str | None = None) -> None:
         self.store = store
         self.think = think
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}"
+        """This process among those serving the database: the holder of its tables'
+        leases (a server names itself by host and port, so that a process restarted on
+        the same port takes its own tables back at once)."""
+        self.fresh_until = time.monotonic() + LEASE_SECONDS
+        """Until when the leases are surely this process's (their last renewal plus their
+        length, on this process's clock): past it, a process that was stopped or cut off
+        shows nothing more until it has renewed them."""
+        self.renewing = False
         """Seconds a search bot at these tables thinks per decision (see ``Bot.think``)."""
         self.writer = Writer(store)
+        self.league = LeagueLink(store.url)
+        """The league of the same database, for the tables of a league group."""
         self.tables: dict[str, LiveTable] = {}
         self.set_aside: dict[str, str] = {}
         """Tables whose log cannot be replayed, and why: never served, never fatal."""
@@ -1205,20 +1398,76 @@ class Hub:
             _log.error("a table task failed", exc_info=task.exception())
 
     async def start(self) -> None:
-        """Start serving at once; the tables under way are read again in the background
-        (so that their bots carry on), waiting tables when someone asks for them. A
-        table whose log does not replay is set aside, never fatal."""
-        self.spawn(self._load_playing())
+        """Start serving at once; the tables under way whose owner is gone are read again
+        in the background (so that their bots carry on), waiting tables when someone asks
+        for them. A table whose log does not replay is set aside, never fatal."""
+        self.renewing = True
+        self.spawn(self._keep_leases())
         self.spawn(self._housekeeping())
 
-    async def _load_playing(self) -> None:
+    async def _keep_leases(self) -> None:
+        """Every third of a lease: renew the leases of the tables held here (letting go of
+        those another process took, handing over those the proxy now sends elsewhere),
+        then take the tables under way that nobody owns (their process died)."""
+        while True:
+            await self.renew_leases()
+            await self.adopt_orphans()
+            await asyncio.sleep(LEASE_SECONDS / 3)
+
+    def leases_fresh(self) -> bool:
+        """Are this process's leases surely still its own (renewed within a lease's
+        length)? Always, until the renewals start (``start``)."""
+        return not self.renewing or time.monotonic() < self.fresh_until
+
+    async def renew_leases(self) -> None:
+        held = {table_id: t.epoch for table_id, t in self.tables.items()}
+        asked = time.monotonic()
         try:
-            ids = await asyncio.to_thread(self.store.table_ids, (PLAYING,))
-        except Exception:
-            _log.exception("could not list the tables under way; they load when asked for")
+            lost, wanted = await asyncio.to_thread(self.store.renew_leases, self.owner, held,
+                                                   LEASE_SECONDS)
+        except Exception as e:
+            _log.warning("the leases could not be renewed now (%s)", type(e).__name__)
+            return
+        self.fresh_until = asked + LEASE_SECONDS
+        for table_id in lost:
+            if held.get(table_id) == getattr(self.tables.get(table_id), "epoch", None):
+                _log.warning("table %s: another server process took it; let go", table_id)
+                self.let_go(table_id)
+        for table_id in wanted:
+            await self.hand_over(table_id)
+
+    async def hand_over(self, table_id: str) -> None:
+        """Give a table to the process that asked for it (between two of its changes)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if self.tables.get(table_id) is not table:
+                return
+            try:
+                await asyncio.to_thread(self.store.release_lease, table_id, self.owner,
+                                        table.epoch)
+            except Exception as e:
+                _log.warning("table %s: not handed over now (%s)", table_id, type(e).__name__)
+                return
+            _log.info("table %s: handed over to the process the proxy chose", table_id)
+            self.let_go(table_id)
+
+    async def adopt_orphans(self) -> None:
+        try:
+            ids = await asyncio.to_thread(self.store.orphans, ORPHANS_AT_ONCE)
+        except Exception as e:
+            _log.warning("the tables under way could not be listed now (%s)", type(e).__name__)
             return
         for table_id in ids:
-            await self.get(table_id)
+            if table_id not in self.tables:
+                with contextlib.suppress(TableElsewhere, StoreAway):
+                    await self.get(table_id)
+
+    def let_go(self, table_id: str) -> None:
+        """This process no longer owns the table: drop it; its sockets close and their
+        clients reconnect (through the proxy, to the owner)."""
+        self._drop(table_id, MOVING, MOVED_CODE)
 
     async def _housekeeping(self) -> None:
         """Every so often: end the tables nobody has touched for ABANDONED_AFTER."""
@@ -1237,14 +1486,14 @@ class Hub:
         self.set_aside[table_id] = reason
         self._drop(table_id, f"this table cannot be served: {reason}")
 
-    def _drop(self, table_id: str, reason: str) -> None:
+    def _drop(self, table_id: str, reason: str, code: int = 4000) -> None:
         """Let go of a table held in memory: its timers stop and its sockets close, saying
-        ``reason``."""
+        ``reason`` (with close ``code``)."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.close()
             for listener in list(table.listeners):
-                listener.close(reason)
+                listener.close(reason, code)
 
     async def get(self, table_id: str) -> LiveTable | None:
         """The table, loaded on first use; None if there is none, it is set aside, or the
@@ -1259,10 +1508,15 @@ class Hub:
             table = self.tables.get(table_id)
             if table is None and table_id not in self.set_aside:
                 try:
-                    data = await asyncio.to_thread(self.store.load, table_id)
+                    epoch = await asyncio.to_thread(self.store.take_lease, table_id,
+                                                    self.owner, LEASE_SECONDS)
+                    data = None if epoch is None else await asyncio.to_thread(
+                        self.store.load, table_id)
+                except TableHeld:
+                    raise TableElsewhere(MOVING) from None
                 except Exception as e:
                     raise StoreAway(NOT_STORED_READ) from e
-                if data is None:
+                if data is None or epoch is None:
                     return None
                 try:
                     table = await asyncio.to_thread(LiveTable, self, data)
@@ -1272,15 +1526,20 @@ class Hub:
                         f"its log does not replay ({type(e).__name__}); the server's log "
                         "has the details")
                     return None
+                table.epoch = epoch
                 self.tables[table_id] = table
                 table.schedule()
+                if table.group_id is not None:
+                    self.spawn(table.settle_league())
         self._loading.pop(table_id, None)
         return table
 
-    async def create(self, spec: TableSpec) -> tuple[LiveTable, dict[str, Any]]:
-        """A new table; returns it and its tokens (host, spectator, one per person seat),
-        which exist nowhere else: only their hashes are stored. A bot's seat has no
-        token: nobody sees its hand (the host gives it to a person by a new link)."""
+    async def create(self, spec: TableSpec, group_id: int | None = None
+                     ) -> tuple[LiveTable, dict[str, Any]]:
+        """A new table (of the league group ``group_id``, if given); returns it and its
+        tokens (host, spectator, one per person seat), which exist nowhere else: only
+        their hashes are stored. A bot's seat has no token: nobody sees its hand (the host
+        gives it to a person by a new link)."""
         table_id = secrets.token_urlsafe(9)
         host = secrets.token_urlsafe(24)
         spectator = secrets.token_urlsafe(24)
@@ -1292,6 +1551,8 @@ class Hub:
                 id=table_id, game=spec.game, options=spec.options, seed=spec.seed,
                 bot_pace=spec.bot_pace, away_grace=spec.away_grace, stand_in=spec.stand_in,
                 status=WAITING, seed_chosen=spec.seed_chosen, public=spec.public,
+                group_id=group_id, lease_owner=self.owner, lease_epoch=1,
+                lease_expires=datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS),
             ))
             s.flush()
             s.add(TokenRow(hash=token_hash(host), table_id=table_id, role=HOST))
@@ -1316,11 +1577,14 @@ class Hub:
             ],
             {token_hash(host): (HOST, None), token_hash(spectator): (SPECTATOR, None),
              **{token_hash(t): (SEAT, s) for s, t in seat_tokens.items()}},
-            seed_chosen=spec.seed_chosen, public=spec.public,
+            seed_chosen=spec.seed_chosen, public=spec.public, group_id=group_id,
         )
         table = LiveTable(self, data)
+        table.epoch = 1
         self.tables[table_id] = table
         table.schedule()
+        if group_id is not None:
+            self.spawn(table.settle_league())
         tokens = {
             "host": host, "spectator": spectator,
             "seats": {str(s): t for s, t in seat_tokens.items()},
@@ -1345,4 +1609,5 @@ class Hub:
                 await task
         await asyncio.to_thread(self.writer.close)
         self.store.close()
+        self.league.close()
 

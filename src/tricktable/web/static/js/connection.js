@@ -3,6 +3,7 @@
 // said that this link will never open the table again.
 
 import { deviceKey } from "./storage.js";
+import { personKey } from "./league/store.js";
 
 // Refusals of a hello after which the server closes the socket: another try would be
 // refused the same way. "other-device" without "waiting": nobody of the seat's is there to
@@ -10,6 +11,8 @@ import { deviceKey } from "./storage.js";
 const REFUSED_FOR_GOOD = new Set(["bad-token", "bot-seat", "ended", "other-device", "device-refused"]);
 // Errors the server sends before it closes a socket for a reason a new try does not mend.
 const ERRORS_FOR_GOOD = new Set(["bad-token", "no-table", "set-aside", "too-many-sockets"]);
+// The close code of a socket whose table moved to another of the site's servers.
+const MOVED = 4503;
 
 export class Connection {
   constructor(tableId, token, name, handlers) {
@@ -36,15 +39,21 @@ export class Connection {
     socket.addEventListener("open", () => {
       const hello = { type: "hello", token: this.token, protocol: 1, device: deviceKey() };
       if (this.name) hello.name = this.name;
+      // at a league group's table the seat is taken by a member: the person key the
+      // group's page keeps in this browser (a bearer secret: in a message, never a URL)
+      const person = personKey();
+      if (person) hello.person = person;
       socket.send(JSON.stringify(hello));
     });
     socket.addEventListener("message", (event) => {
       if (this.socket === socket) this.receive(event.data);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
+      // 4503: the table moved to another of the site's servers: it is there in a moment
+      if (event.code === MOVED) this.delay = 300;
       this.handlers.status("reconnecting");
       // wait a little longer each time, 0.5 s doubling to 5 s
       setTimeout(() => { if (!this.stopped) this.open(); }, this.delay);
@@ -75,10 +84,12 @@ export class Connection {
       case "refused":
         // the seat's person is asked to let this device in: the socket stays open meanwhile
         if (msg.code === "other-device" && msg.waiting) this.handlers.waiting(msg);
+        else if (msg.code === "moving") break; // the socket closes; the page comes back
         else if (!this.welcomed && REFUSED_FOR_GOOD.has(msg.code)) this.stop(msg);
         else this.handlers.refused(msg);
         break;
       case "error":
+        if (msg.code === "moving" || msg.code === "moved") break; // back by itself, unseen
         if (ERRORS_FOR_GOOD.has(msg.code)) this.stop(msg);
         else this.handlers.error(msg);
         break;

@@ -8,6 +8,7 @@ import { askAboutDevice, showWaiting } from "./device.js";
 import { buildControls, cardsKey, parseAction } from "./controls.js";
 import { drawFelt, lowHand, trumpOf, whyNot } from "./felt.js";
 import { scoreSheet, summaryLines } from "./scoresheet.js";
+import { leagueSection } from "./league-news.js";
 import { setUpTalk } from "./talk.js";
 import { setUpHost, updateHost } from "./host.js";
 import { helpConnection, setUpHelp, updateHelp } from "./help.js";
@@ -499,6 +500,8 @@ function drawEnd() {
   replay.textContent = "Replay it";
   replay.className = "button";
   box.append(link, " ", replay);
+  const league = leagueSection(v, page.token, toast);
+  if (league) box.append(league);
   const host = hostTokenFor(v.table);
   if (host) {
     const b = document.createElement("button");
