@@ -124,11 +124,14 @@ MOVING = ("this table is moving between the site's servers; it is back in a mome
           "(your page reconnects by itself)")
 MOVED_CODE = 4503
 """The close code of a socket whose table this process no longer owns: reconnect."""
+RENEW_EVERY = 1.0
+"""Seconds between renewals of this process's leases: also how soon it hands a table over
+to the process the proxy now sends its requests to."""
 ORPHANS_AT_ONCE = 50
 """Tables under way whose owner is gone that a process takes at each look (every few
 seconds), so that a restart does not load thousands of tables at once."""
 LEASE_SECONDS = 5.0
-"""How long a lease lasts unless renewed (renewed every third of it): the time after which
+"""How long a lease lasts unless renewed (renewed every RENEW_EVERY): the time after which
 the tables of a process that died are taken over by the others."""
 
 
@@ -1406,13 +1409,13 @@ class Hub:
         self.spawn(self._housekeeping())
 
     async def _keep_leases(self) -> None:
-        """Every third of a lease: renew the leases of the tables held here (letting go of
+        """Every RENEW_EVERY seconds: renew the leases of the tables held here (letting go of
         those another process took, handing over those the proxy now sends elsewhere),
         then take the tables under way that nobody owns (their process died)."""
         while True:
             await self.renew_leases()
             await self.adopt_orphans()
-            await asyncio.sleep(LEASE_SECONDS / 3)
+            await asyncio.sleep(RENEW_EVERY)
 
     def leases_fresh(self) -> bool:
         """Are this process's leases surely still its own (renewed within a lease's
