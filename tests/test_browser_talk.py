@@ -160,3 +160,15 @@ def test_a_device_the_seat_turns_away_stops_trying(server: Any, new_browser: Any
     third.goto(link)
     third.wait_for_selector("#status:has-text('which is not connected')", timeout=15000)
     assert "closed" in (third.locator("#connection").get_attribute("class") or "")
+
+
+def test_the_question_closes_when_the_other_device_leaves(server: Any, new_browser: Any
+                                                          ) -> None:
+    created = two_people(server, people=("0",))
+    link = created["invites"]["0"]["url"]
+    ann = open_seat(new_browser("Ann"), link)
+    other = new_browser("Ann").new_page()
+    other.goto(link)
+    ann.wait_for_selector(".device-request button:has-text('Let them in')", timeout=15000)
+    other.close()  # it leaves before anyone answered
+    ann.wait_for_selector(".device-request", state="detached", timeout=15000)

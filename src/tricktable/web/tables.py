@@ -800,9 +800,18 @@ class LiveTable:
             self._seat(other, self.seats[seat])
 
     def forget_requests(self, listener: Listener) -> None:
-        for request, (waiting, _, _) in list(self.device_requests.items()):
+        """A socket left: its requests to be let in are withdrawn, and the seat's devices
+        that were asked are told (their question closes by itself)."""
+        for request, (waiting, seat, _) in list(self.device_requests.items()):
             if waiting is listener:
                 del self.device_requests[request]
+                gone = protocol.dumps({
+                    "type": "device-request-gone", "request": request,
+                    "message": "The other device left before you answered.",
+                })
+                for other in self.listeners:
+                    if other.role == SEAT and other.seat == seat:
+                        other.send(gone)
 
     # --- talk at the table --------------------------------------------------------------------
 

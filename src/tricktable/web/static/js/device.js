@@ -51,3 +51,10 @@ export function askAboutDevice(msg, send) {
   document.body.append(box);
   no.focus(); // a stray Enter does not let anyone in
 }
+
+// The other device left before anyone answered: its question closes by itself.
+export function withdrawDeviceRequest(msg) {
+  for (const box of document.querySelectorAll(".device-request")) {
+    if (box.dataset.request === String(msg.request)) box.remove();
+  }
+}

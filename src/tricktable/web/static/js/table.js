@@ -4,7 +4,7 @@
 
 import { SUIT_NAME, SUIT_SYMBOL, arrange, cardElement, fourColourToggle, suitOf } from "./cards.js";
 import { Connection } from "./connection.js";
-import { askAboutDevice, showWaiting } from "./device.js";
+import { askAboutDevice, showWaiting, withdrawDeviceRequest } from "./device.js";
 import { buildControls, cardsKey, parseAction } from "./controls.js";
 import { drawFelt, lowHand, trumpOf, whyNot } from "./felt.js";
 import { scoreSheet, summaryLines } from "./scoresheet.js";
@@ -654,7 +654,11 @@ function connect(name) {
     },
     view: receive,
     waiting: showWaiting,
-    message: (msg) => (msg.type === "device-request" ? askAboutDevice(msg, (m) => conn.send(m)) : talk.message(msg)),
+    message: (msg) => {
+      if (msg.type === "device-request") askAboutDevice(msg, (m) => conn.send(m));
+      else if (msg.type === "device-request-gone") withdrawDeviceRequest(msg);
+      else talk.message(msg);
+    },
     refused: (msg) => {
       delete document.body.dataset.sent;
       if (talk.refused(msg)) return;
