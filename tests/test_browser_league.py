@@ -155,7 +155,7 @@ def test_standings_show_the_cli_figures(lunch: Lunch, server: Any) -> None:
         tray = [[f"{r['rank']}{r['person']}", *map(str, (
             r["trays"], r["wire_to_wire"], r["tray_hands"], r["perfect_days"],
             r["imperfect_days"])),
-            f"{r['chits_earned']}/{r['chits_spent']}/{r['chits_lost']}/{r['chits_held']}"]
+            chit_words(r)]
             for r in expected["threeb"]]
         assert [row[:7] for row in cells(page, ".threeb-tray")] == tray
         # Dummy Hand Spades: the declarer's rate and success, as the league counts them
@@ -392,3 +392,12 @@ def test_names_are_text_and_a_rename_carries_the_games(lunch: Lunch, browser: An
     assert page.locator("#view img").count() == 0
     assert page.evaluate("window.hacked") is None
     test_no_key_ever_in_an_address(lunch)
+
+
+def chit_words(r: dict[str, int]) -> str:
+    """A person's tray chits as the sheet says them."""
+    if not r["chits_earned"]:
+        return "none"
+    done = [f"{r[k]} {w}" for k, w in (("chits_spent", "spent"), ("chits_lost", "lost")) if r[k]]
+    held = f"{r['chits_held']} held"
+    return f"{held} ({r['chits_earned']} earned, {', '.join(done)})" if done else held

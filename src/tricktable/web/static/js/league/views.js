@@ -24,6 +24,16 @@ function named(r, ctx) {
   return r.rank === "" ? ctx.personLink(r.person) : [el("span", { class: "rank" }, String(r.rank)), ctx.personLink(r.person)];
 }
 
+// A person's tray chits in words: how many he holds, and what became of the others.
+function chitWords(r) {
+  if (!r.chits_earned) return "none";
+  const done = [];
+  if (r.chits_spent) done.push(`${r.chits_spent} spent`);
+  if (r.chits_lost) done.push(`${r.chits_lost} lost`);
+  const held = `${r.chits_held} held`;
+  return done.length ? `${held} (${r.chits_earned} earned, ${done.join(", ")})` : `${held}`;
+}
+
 // The 3B score sheet's lines in two tables that fit a phone: the stars, then the tray.
 export function threebTables(rows, ctx, title = "", first = "Player") {
   if (!rows.length) return [el("p", { class: "muted" }, "No 3B game in this period.")];
@@ -37,9 +47,9 @@ export function threebTables(rows, ctx, title = "", first = "Player") {
     col(first, "", false), col("Trays", "games lost: the tray person"), col("Wire", "wire to wire in the tray"),
     col("Tray hands", "hands on the tray sheet"), col("Perfect", "perfect days"), col("Imperfect", "imperfect days"),
     col("Chits", "tray chits earned / spent / lost / held"), col("Owes", "trays owed by the violator, decks owed", false),
-    col("BH", "bonehead marks"), col("ZB", "zero-buddy marks"),
+    col("Bonehead", "bonehead marks"), col("Zero buddy", "zero-buddy marks"),
   ], rows.map((r) => [named(r, ctx), r.trays, r.wire_to_wire, r.tray_hands, r.perfect_days, r.imperfect_days,
-    `${r.chits_earned}/${r.chits_spent}/${r.chits_lost}/${r.chits_held}`, owes(r), r.boneheads, r.zero_buddies]),
+    chitWords(r), owes(r), r.boneheads, r.zero_buddies]),
   { className: "threeb-tray" });
   return [stars, tray];
 }
