@@ -156,3 +156,31 @@ def test_a_person_alone_with_bots_gets_a_hint_and_takes_a_bid_back(
         assert not errors.errors, errors.errors
     finally:
         context.close()
+
+
+def test_a_person_claims_some_of_the_tricks_left(server: Any, browser: Any) -> None:
+    """"Claim some…" offers 1 to one fewer than the tricks left; the claim goes to the
+    solver, whose answer (told, or refused in a sentence) shows over the buttons."""
+    created = create(server, {"0": "person", "1": "rules", "2": "rules", "3": "rules"})
+    context = hosting(browser, created)
+    try:
+        page = context.new_page()
+        errors = PageErrors(page)
+        page.goto(created["invites"]["0"]["url"])
+        deadline = time.monotonic() + 30
+        while not page.locator(".help-buttons button", has_text="Claim some").is_visible():
+            assert time.monotonic() < deadline, "the play never began"
+            take_one_step(page)  # the bid, then cards until the play is on
+            page.wait_for_timeout(30)  # a poll: the page changes under the clicks
+        page.locator(".help-buttons button", has_text="Claim some").click()
+        choices = page.locator(".claim-some select option").all_inner_texts()
+        assert choices and choices[-1].startswith("1 of the ")
+        left = int(choices[0].split(" of the ")[1].split()[0])
+        assert len(choices) == left - 1
+        page.locator(".claim-some select").select_option("1")
+        page.locator(".claim-some button", has_text="Claim them").click()
+        page.locator("#help-note").wait_for(state="visible", timeout=30000)
+        assert page.locator("#help-note").inner_text().strip()
+        assert not errors.errors, errors.errors
+    finally:
+        context.close()

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sqlalchemy.orm import Session
 
 from ..bots import DEFAULT_THINK, Bot, bot_class, make_bot
-from ..engine.actions import Action, parse_action
+from ..engine.actions import Action, Play, parse_action
+from ..engine.cards import card_str
 from ..engine.errors import IllegalAction, NotationError, OptionError
 from ..engine.game import Game, make_game, step
 from ..engine.observation import Observation
@@ -1004,6 +1005,9 @@ class LiveTable:
         words = str(action).split(": ", 1)[-1] if action is not None else "let it pass"
         listener.send(protocol.dumps({
             "type": "hint", "seq": seq, "action": None if action is None else str(action),
+            # the card to mark in the hand, as the hand's cards are named (a field, not
+            # something the page reads back out of the action's text)
+            "card": card_str(action.card) if isinstance(action, Play) else None,
             "message": f"The {level.label.lower()} bot would {words} here.",
         }))
 

@@ -14,6 +14,7 @@ const state = {
   note: null,
   row: null,
   buttons: {},
+  claimForm: null,
   line: null,
 };
 
@@ -68,6 +69,10 @@ function draw() {
   hint.disabled = !(v.legal && v.legal.length);
   const obs = v.observation;
   claim.hidden = !(playing && v.you.role === "seat" && obs.phase === "play" && (obs.hand || []).length > 0);
+  const left = (obs.hand || []).length;
+  state.buttons.claimSome.hidden = claim.hidden || left < 2;
+  if (state.buttons.claimSome.hidden) state.claimForm.hidden = true;
+  else fillClaimChoices(left);
   state.row.hidden = hint.hidden && claim.hidden;
   // the hinted card stands out in the hand while its view is on screen
   const shown = state.hint && state.hint.seq === v.seq ? state.hint : null;
@@ -81,6 +86,42 @@ function draw() {
   state.line.hidden = !text;
 }
 
+// "Claim some…": how many of the tricks left, then the claim (the solver checks it).
+function claimSomeForm() {
+  const form = document.createElement("form");
+  form.className = "claim-some";
+  form.hidden = true;
+  const label = document.createElement("label");
+  label.textContent = "Tricks you will take: ";
+  const count = document.createElement("select");
+  count.name = "tricks";
+  label.append(count);
+  const go = document.createElement("button");
+  go.type = "submit";
+  go.textContent = "Claim them";
+  form.append(label, " ", go);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    form.hidden = true;
+    sendMessage({ type: "claim", tricks: Number(count.value) });
+  });
+  return form;
+}
+
+// The choices of "Claim some…": 1 to one fewer than the tricks left (all: "Claim the rest").
+function fillClaimChoices(left) {
+  const count = state.claimForm.querySelector("select");
+  if (Number(count.dataset.left) === left) return;
+  count.dataset.left = String(left);
+  count.replaceChildren();
+  for (let n = left - 1; n >= 1; n--) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = `${n} of the ${left} left`;
+    count.append(o);
+  }
+}
+
 // Puts the buttons in the tools row, and over them the line that tells their answers.
 export function setUpHelp() {
   const tools = document.querySelector("nav.tools");
@@ -91,8 +132,13 @@ export function setUpHelp() {
     hint: button("Hint", "what the strong bot would do in your place", () => sendMessage({ type: "hint" })),
     undo: button("Undo", "take back your last decision of this hand", () => sendMessage({ type: "undo" })),
     claim: button("Claim the rest", "claim every trick left: the solver checks it", () => sendMessage({ type: "claim" })),
+    claimSome: button("Claim some…", "claim some of the tricks left: the solver checks it", () => {
+      state.claimForm.hidden = !state.claimForm.hidden;
+    }),
   };
-  row.append(state.buttons.hint, state.buttons.undo, state.buttons.claim);
+  state.claimForm = claimSomeForm();
+  row.append(state.buttons.hint, state.buttons.undo, state.buttons.claim, state.buttons.claimSome,
+    state.claimForm);
   tools.prepend(row);
   const line = document.createElement("p");
   line.id = "help-note";
@@ -133,8 +179,7 @@ export function updateHelp(view) {
 // A message of the socket's: true when it was this module's to show.
 export function helpMessage(msg) {
   if (msg.type === "hint") {
-    const m = /^\d+: play (\S+)/.exec(msg.action || "");
-    state.hint = { seq: msg.seq, card: m ? m[1] : null, message: asSentence(msg.message) };
+    state.hint = { seq: msg.seq, card: msg.card || null, message: asSentence(msg.message) };
     draw();
     return true;
   }
