@@ -113,42 +113,60 @@ def test_the_log_check_finds_a_lost_move(tmp_path: Path) -> None:
     assert any("the log holds only" in p for p in problems), problems
 
 
-def test_one_server_stays_one_across_a_database_restart(fault_cluster: Any) -> None:
-    """The one-server lock lives on a PostgreSQL connection, which a restart ends: the
-    server takes it again when the database is back, and if a second server was quicker,
-    the first stops. Never two serving at once."""
-    import subprocess
-    import sys
+def test_a_table_keeps_its_one_owner_across_a_database_restart(fault_cluster: Any) -> None:
+    """Several servers share a PostgreSQL database, each table owned by one through its
+    lease. A restart of the database ends every connection: the owner renews its leases
+    when the database is back and its tables carry on; another server asked for a table
+    gets it only by hand-over, after which the first writes nothing more to it."""
+    from sqlalchemy import select
 
-    from web_process import Server, free_port
+    from tricktable.web.store import TableRow
+    from web_process import Server
 
-    url = new_database(fault_cluster.url, "tricktable_one")
-    first = Server(url)
+    url = new_database(fault_cluster.url, "tricktable_leases")
+    first, second = Server(url), Server(url)
     first.start()
+    second.start()
     try:
+        created = first.post("/api/tables", {
+            "game": "spades", "options": {"target": 10000}, "bot_pace": 0.2,
+            "seats": {str(s): "rules" for s in range(4)}})
+        table = created["table"]
+
+        def seq(server: Server) -> int:
+            status, body = server.request("GET", f"/api/tables/{table}")
+            return int(body["seq"]) if status == 200 else -1
+
+        def owner() -> tuple[str | None, int]:
+            store = Store(url)
+            try:
+                with store.session() as s:
+                    row = s.execute(select(TableRow.lease_owner, TableRow.lease_epoch)
+                                    .where(TableRow.id == table)).one()
+                return row[0], int(row[1])
+            finally:
+                store.close()
+
+        def waits_for(what: str, condition: Any) -> None:
+            deadline = time.monotonic() + 60
+            while not condition():
+                assert time.monotonic() < deadline, f"never: {what}"
+                time.sleep(0.1)
+
+        waits_for("the bots playing", lambda: seq(first) >= 5)
+        held_by, epoch = owner()
+        assert held_by is not None and held_by.endswith(f":{first.port}")
         fault_cluster.pause()
         fault_cluster.resume()
-        second = subprocess.Popen(
-            [sys.executable, "-m", "tricktable", "serve", "--port", str(free_port()),
-             "--db", url], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            # whichever took the lock, within a few seconds exactly one is left serving
-            deadline = time.monotonic() + 60
-            while True:
-                alive = [p for p in (first.process, second) if p is not None and
-                         p.poll() is None]
-                if len(alive) == 1:
-                    break
-                assert time.monotonic() < deadline, "two servers serve one database"
-                time.sleep(0.1)
-            # and the one left is really the only one: a third is refused
-            third = subprocess.run(
-                [sys.executable, "-m", "tricktable", "serve", "--port", str(free_port()),
-                 "--db", url], capture_output=True, text=True, timeout=120)
-            assert third.returncode == 2 and "another tricktable server" in third.stderr
-        finally:
-            if second.poll() is None:
-                second.terminate()
-                second.wait(10)
+        moved_on = seq(first)
+        waits_for("the bots playing after the restart", lambda: seq(first) > moved_on + 3)
+        assert owner() == (held_by, epoch)  # nobody took it meanwhile
+        # the second server is asked: it says the table is moving, then has it
+        waits_for("the hand-over", lambda: seq(second) >= 0)
+        now_held_by, now_epoch = owner()
+        assert now_held_by is not None and now_held_by.endswith(f":{second.port}")
+        assert now_epoch > epoch
+        waits_for("the bots playing at the second", lambda: seq(second) > moved_on + 10)
     finally:
         first.stop()
+        second.stop()

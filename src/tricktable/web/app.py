@@ -84,6 +84,19 @@ async def _body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+async def _json_of(request: Request, what: str) -> Any:
+    """The request's body read as JSON (``what`` names it), or the answer that refuses it:
+    413 over MAX_BODY, 400 when it is not JSON a table can take."""
+    try:
+        body = await _body(request, MAX_BODY)
+    except BodyTooLarge:
+        return _error(413, "too-large", f"{what} is at most {MAX_BODY} bytes")
+    try:
+        return parse_json_body(body, what)
+    except ProtocolError as e:
+        return _error(400, e.code, e.message)
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
@@ -315,12 +328,11 @@ def create_app(
         if not creations.allow(_address(request)):
             return _error(429, "rate", "too many new tables from this address: at most "
                           f"{creations.per_minute:g} a minute; try again in a minute")
+        asked = await _json_of(request, "a table request")
+        if isinstance(asked, Response):
+            return asked
         try:
-            body = await _body(request, MAX_BODY)
-        except BodyTooLarge:
-            return _error(413, "too-large", f"a table request is at most {MAX_BODY} bytes")
-        try:
-            spec = table_spec(parse_json_body(body, "a table request"))
+            spec = table_spec(asked)
         except ProtocolError as e:
             return _error(400, e.code, e.message)
         group_id = None
@@ -382,14 +394,8 @@ def create_app(
             return _error(403, "not-host", "only the table's host (its host token) may do that")
         if what is None:
             return table, None
-        try:
-            body = await _body(request, MAX_BODY)
-        except BodyTooLarge:
-            return _error(413, "too-large", f"{what} is at most {MAX_BODY} bytes")
-        try:
-            return table, parse_json_body(body, what)
-        except ProtocolError as e:
-            return _error(400, e.code, e.message)
+        asked = await _json_of(request, what)
+        return asked if isinstance(asked, Response) else (table, asked)
 
     async def host_seat(request: Request) -> Response:
         asked = await hosted(request, "a seat request")
@@ -439,12 +445,11 @@ def create_app(
         if not token or not hub_of(request).any_token(table, token):
             return _error(403, "not-member", "only the group's members at this table mark its "
                           "games: open your seat's link")
+        asked = await _json_of(request, "a mark")
+        if isinstance(asked, Response):
+            return asked
         try:
-            body = await _body(request, MAX_BODY)
-        except BodyTooLarge:
-            return _error(413, "too-large", f"a mark is at most {MAX_BODY} bytes")
-        try:
-            mark = parse_mark_request(parse_json_body(body, "a mark"))
+            mark = parse_mark_request(asked)
         except ProtocolError as e:
             return _error(400, e.code, e.message)
         try:

@@ -5,7 +5,7 @@ const NAME = "tricktable.name";
 const SETTINGS = "tricktable.settings";
 const TABLES = "tricktable.tables";
 
-function read(key, fallback) {
+export function read(key, fallback) {
   try {
     const text = localStorage.getItem(key);
     return text === null ? fallback : JSON.parse(text);
@@ -14,7 +14,7 @@ function read(key, fallback) {
   }
 }
 
-function write(key, value) {
+export function write(key, value) {
   try {
     localStorage.setItem(key, JSON.stringify(value));
   } catch {

@@ -7,36 +7,8 @@ import { api, groupPath } from "./api.js";
 import { el } from "./dom.js";
 import { KEY_SHAPE, forgetKey, personKey, rememberKey } from "./store.js";
 import { savedName, rememberName } from "../storage.js";
-// qrcode-generator 2.0.4 (MIT, vendor/qrcode-generator.LICENSE): served from this server
-import qrcode from "/static/vendor/qrcode-generator.js";
+import { qrSvg } from "../qr.js";
 
-function qrSvg(url) {
-  const code = qrcode(0, "M");
-  code.addData(url);
-  code.make();
-  const n = code.getModuleCount();
-  const quiet = 4;
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${n + 2 * quiet} ${n + 2 * quiet}`);
-  svg.setAttribute("class", "qr");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "QR code of the link");
-  svg.setAttribute("shape-rendering", "crispEdges");
-  const back = document.createElementNS(NS, "rect");
-  back.setAttribute("width", "100%");
-  back.setAttribute("height", "100%");
-  back.setAttribute("fill", "#fff");
-  const path = document.createElementNS(NS, "path");
-  let d = "";
-  for (let r = 0; r < n; r += 1) {
-    for (let c = 0; c < n; c += 1) if (code.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
-  }
-  path.setAttribute("d", d);
-  path.setAttribute("fill", "#000");
-  svg.append(back, path);
-  return svg;
-}
 
 function copyRow(label, text, id) {
   const input = el("input", { readonly: true, value: text, id, "aria-label": label });

@@ -2,26 +2,11 @@
 // and travels only in the X-Person-Key header, or in a link's fragment, which no server
 // sees) and the groups it has opened, to list them again.
 
+import { read, write } from "../storage.js";
+
 const PERSON = "tricktable.league.person";
 const GROUPS = "tricktable.league.groups";
 export const KEY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
-
-function read(key, fallback) {
-  try {
-    const text = localStorage.getItem(key);
-    return text === null ? fallback : JSON.parse(text);
-  } catch {
-    return fallback;
-  }
-}
-
-function write(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    /* private mode or full: the key lasts as long as the page */
-  }
-}
 
 let pageKey = null;
 
