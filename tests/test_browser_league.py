@@ -6,7 +6,7 @@ tests), and the pages show the figures the API (the CLI's ``--json``) holds: sta
 the 3B score sheet, a person's card with an SVG chart, the week, Paperless stakes with the
 settle-up, head-to-head and the Dummy Hand declarer rate. The key goes to another device by
 a link's fragment, a person renames himself, names are text. Screenshots of each page on a
-phone (390x844) and a laptop (1280x800) go to docs/images/league-*.png."""
+phone (390x844) and a laptop (1280x800) go to screenshots/league-*.png."""
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ if os.environ.get("TRICKTABLE_REQUIRE_BROWSER") and not chromium_available():
 pytestmark = pytest.mark.skipif(
     not chromium_available(), reason=f"needs Playwright and chromium at {CHROMIUM}")
 
-IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
+IMAGES = Path(__file__).resolve().parent.parent / "screenshots"
+"""Where the pictures go for a person to look at (not docs/images: a test run never
+changes the docs; scripts/league_screenshots.py makes those)."""
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 GROUP = "Lunch club"
@@ -396,8 +398,9 @@ def test_names_are_text_and_a_rename_carries_the_games(lunch: Lunch, browser: An
 
 def chit_words(r: dict[str, int]) -> str:
     """A person's tray chits as the sheet says them."""
-    if not r["chits_earned"]:
-        return "none"
-    done = [f"{r[k]} {w}" for k, w in (("chits_spent", "spent"), ("chits_lost", "lost")) if r[k]]
+    parts = [f"{r[k]} {w}" for k, w in (("chits_earned", "earned"), ("chits_spent", "spent"),
+                                         ("chits_lost", "lost")) if r[k]]
     held = f"{r['chits_held']} held"
-    return f"{held} ({r['chits_earned']} earned, {', '.join(done)})" if done else held
+    if not parts:
+        return held if r["chits_held"] else "none"
+    return f"{', '.join(parts)}; {held}"

@@ -189,6 +189,9 @@ class SeatClient:
     token: str
     name: str
     chooser: Chooser
+    person: str | None = None
+    """At a league group's table: the member's person key, sent in hello (the seat then
+    takes the member's own name; ``name`` is not used)."""
     views: list[dict[str, Any]] = field(default_factory=list)
     others: list[dict[str, Any]] = field(default_factory=list)
     """Every message that is not a view (welcomes, refusals)."""
@@ -243,7 +246,10 @@ class SeatClient:
             pending: str | None = None
             pending_seq = seen_seq = -1
             try:
-                ws.send(json.dumps({"type": "hello", "token": self.token, "name": self.name}))
+                hello = {"type": "hello", "token": self.token, "name": self.name}
+                if self.person is not None:
+                    hello["person"] = self.person
+                ws.send(json.dumps(hello))
                 while True:
                     m = json.loads(ws.recv())
                     if m["type"] != "view":

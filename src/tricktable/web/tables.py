@@ -178,6 +178,17 @@ class Seat:
         return self.kind == PERSON and self.name is not None and self.conns == 0
 
 
+@dataclass(frozen=True)
+class FinishedGame:
+    """A game of a group's table just over: its record, its number at the table, the
+    members at its seats and their league ids."""
+
+    record: Record
+    number: int
+    people: dict[int, str]
+    ids: dict[str, int]
+
+
 class LiveTable:
     """One table in memory. Every change happens under ``lock``: checked by the engine,
     committed to the log, then told to every listener."""
@@ -542,7 +553,7 @@ class LiveTable:
             self.seq += 1
         self.shown_status = status
         if finished and self.group_id is not None:
-            self.hub.spawn(self._tell_league_news(counted_now=False))
+            self.hub.spawn(self._tell_league_news(self._finished_game(), counted_now=False))
 
     # --- the group's league ---------------------------------------------------------------
 
@@ -589,12 +600,13 @@ class LiveTable:
                               "this one is not over or not counted (yet)")
             if kind == CHIT_MARK and person != seat.name:
                 raise Refused("not-yours", "only the tray person spends his own tray chit")
-            record = self._record()
+            game = self._finished_game()
         try:
-            await asyncio.to_thread(self.hub.league.add_mark, record, kind, person, note, named)
+            await asyncio.to_thread(self.hub.league.add_mark, game.record, kind, person, note,
+                                    named)
         except ValueError as e:  # LeagueError: a rule refuses the mark; nothing stored
             raise Refused("refused", str(e)) from None
-        await self._tell_league_news(counted_now=False)
+        await self._tell_league_news(game, counted_now=False)
 
     async def settle_league(self) -> None:
         """A group's table loaded with its game over: count the game if it was not
@@ -602,23 +614,31 @@ class LiveTable:
         changed."""
         if self.group_id is None:
             return
-        if self.status == OVER:
-            await self._tell_league_news(counted_now=True)
+        async with self.lock:  # what is committed: never a game whose end is being stored
+            game = self._finished_game() if self.shown_status == OVER else None
+        if game is not None:
+            await self._tell_league_news(game, counted_now=True)
             return
         try:
             group = await asyncio.to_thread(self.hub.league.group_by_id, self.group_id)
         except Exception as e:
             _log.warning("table %s: its league group is unknown for now (%s)", self.id, e)
             return
-        self.group_name = None if group is None else group.name
-        self.broadcast()
+        async with self.lock:
+            self.group_name = None if group is None else group.name
+            self.broadcast()
 
-    async def _tell_league_news(self, counted_now: bool) -> None:
-        """Work out (in a thread) what the game just finished changed on the group's
-        sheet, keep it for the game-over panel and show it to everyone."""
-        group_id, record, number = self.group_id, self._record(), self.game_number
-        assert group_id is not None
+    def _finished_game(self) -> FinishedGame:
+        """The game just over, as the league counts it (read under the lock)."""
         people, ids = self._people_at_seats()
+        return FinishedGame(self._record(), self.game_number, people, ids)
+
+    async def _tell_league_news(self, game: FinishedGame, counted_now: bool) -> None:
+        """Work out (in a thread) what ``game`` changed on the group's sheet, keep it for
+        the game-over panel and show it to everyone (``counted_now``: count it first if it
+        is not counted yet)."""
+        group_id, record, people, ids = self.group_id, game.record, game.people, game.ids
+        assert group_id is not None
         link = self.hub.league
 
         def work() -> dict[str, Any]:
@@ -640,10 +660,11 @@ class LiveTable:
         except Exception:
             _log.exception("table %s: what the game changed in its league is unknown", self.id)
             return
-        self.group_name = found["group"]
-        if number == self.game_number:  # no rematch meanwhile
-            self.league_news = found
-            self.broadcast()
+        async with self.lock:
+            self.group_name = found["group"]
+            if game.number == self.game_number:  # no rematch meanwhile
+                self.league_news = found
+                self.broadcast()
 
     def _undo(self) -> None:
         """Put the game back where the committed log left it (from memory)."""

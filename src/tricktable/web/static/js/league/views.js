@@ -24,14 +24,16 @@ function named(r, ctx) {
   return r.rank === "" ? ctx.personLink(r.person) : [el("span", { class: "rank" }, String(r.rank)), ctx.personLink(r.person)];
 }
 
-// A person's tray chits in words: how many he holds, and what became of the others.
+// A person's tray chits in words: those earned in the period and what became of them,
+// then how many he holds now ("2 earned, 1 spent; 1 held", "1 held", "none").
 function chitWords(r) {
-  if (!r.chits_earned) return "none";
-  const done = [];
-  if (r.chits_spent) done.push(`${r.chits_spent} spent`);
-  if (r.chits_lost) done.push(`${r.chits_lost} lost`);
-  const held = `${r.chits_held} held`;
-  return done.length ? `${held} (${r.chits_earned} earned, ${done.join(", ")})` : `${held}`;
+  const parts = [];
+  if (r.chits_earned) parts.push(`${r.chits_earned} earned`);
+  if (r.chits_spent) parts.push(`${r.chits_spent} spent`);
+  if (r.chits_lost) parts.push(`${r.chits_lost} lost`);
+  const held = r.chits_held || parts.length ? `${r.chits_held} held` : "";
+  if (!parts.length) return held || "none";
+  return `${parts.join(", ")}; ${held}`;
 }
 
 // The 3B score sheet's lines in two tables that fit a phone: the stars, then the tray.
