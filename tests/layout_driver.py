@@ -53,10 +53,10 @@ GAMES: list[LayoutGame] = [
     LayoutGame("3b-spades", {"players": 4, "hands": 1}, name=EMOJI_NAME, seed="layout-5",
                phases_expected=("Bid the tricks", "extra card", "play", "score sheet")),
     LayoutGame("dummy-whist", {"target": 3, "jokers": True}, seed="layout-4",
-               phases_expected=("Bid books", "With jokers", "No trump", "uptown",
+               phases_expected=("Bid books", "With jokers", "no trump", "uptown",
                                 "play from the dummy")),
     LayoutGame("paperless-spades", {"limit": 1}, seed="layout-2",
-               phases_expected=("Pass cards", "Bid the tricks", "play")),
+               phases_expected=("Pass three cards", "Bid the tricks", "play")),
     LayoutGame("dummy-hand-spades", {"target": 100, "peek": "three-peeky"}, seed="layout-10",
                phases_expected=("look at", "team's bid", "play from the dummy")),
 ]
@@ -196,6 +196,23 @@ LAYOUT = r"""() => {
   for (const p of panels) {
     if (!inView(box(p))) out.push(`${name(p)} is at ${at(box(p))}, outside the window`);
   }
+  // a holding seen face up (a dummy, an exposed hand): every card's corner, its rank and
+  // suit, in sight; the cards may lie over each other only to the right of it
+  for (const c of all('.felt .seat-cards .card[data-card]')) {
+    const b = box(c);
+    if (!inView(b)) {
+      out.push(`${name(c)} is at ${at(b)}, outside the ${W}x${H} window`);
+      continue;
+    }
+    if (overlay) continue;
+    for (const [fx, fy] of [[0.12, 0.12], [0.45, 0.2], [0.2, 0.45]]) {
+      const top = document.elementFromPoint(b.left + fx * b.width, b.top + fy * b.height);
+      if (top && top !== c && !c.contains(top)) {
+        out.push(`the corner of ${name(c)} is covered by ${name(top)}`);
+        break;
+      }
+    }
+  }
 
   // nothing on the felt lies on anything else, nor a card of the hand on another, nor one
   // group of choices on another
@@ -274,10 +291,13 @@ class Drive:
     seen: list[str] = field(default_factory=list)
     steps: int = 0
 
-    def run(self, url: str, timeout_ms: int = 30000, max_steps: int = 400) -> None:
+    def run(self, url: str | None, timeout_ms: int = 30000, max_steps: int = 400) -> None:
+        """Plays the table at ``url`` (None: the table the page shows already, from where
+        it is) to the end of the game."""
         page = self.page
         page.set_viewport_size({"width": DRIVING_SIZE[0], "height": DRIVING_SIZE[1]})
-        page.goto(url)
+        if url is not None:
+            page.goto(url)
         page.wait_for_function(
             "document.body !== null && ['playing', 'over'].includes(document.body.dataset.status)",
             timeout=timeout_ms)

@@ -385,3 +385,32 @@ def test_a_bot_that_fails_is_stood_in_for_and_the_table_goes_on(
     assert len(failures) == _BrokenBot.calls
     assert any("a bug in the bot" in str(r.exc_info[1]) for r in failures if r.exc_info)
     assert any("does not hold" in str(r.exc_info[1]) for r in failures if r.exc_info)
+
+
+def test_a_public_table_gives_links_to_watch_and_to_take_an_open_seat(tmp_path: Path) -> None:
+    """The lobby's open tables: a new link to watch, or to take an open seat, for a public
+    table only (a private one is answered as if there were none); a seat taken is taken."""
+    with client_for(sqlite_url(tmp_path)) as client:
+        seats = {"0": "person", "1": "person", "2": "rules", "3": "rules"}
+        public = create(client, game="spades", seats=seats, public=True)
+        private = create(client, game="spades", seats=seats)
+        link = f"/api/tables/{public['table']}/public-link"
+        assert client.post(f"/api/tables/{private['table']}/public-link", json={}
+                           ).status_code == 404
+        for bad in ([], {"seat": "0"}, {"seat": 0, "more": 1}):
+            r = client.post(link, json=bad)
+            assert r.status_code == 400 and r.json()["error"] == "bad-request"
+        assert client.post(link, json={"seat": 2}).json()["error"] == "taken"  # a bot's
+        watch = client.post(link, json={}).json()["url"]
+        seat = client.post(link, json={"seat": 0}).json()["url"]
+        assert watch.startswith(f"/play/{public['table']}#token=")
+        with client.websocket_connect(f"/ws/{public['table']}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": watch.split("#token=")[1]}))
+            assert receive_json(ws)["role"] == "spectator"
+        with client.websocket_connect(f"/ws/{public['table']}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": seat.split("#token=")[1],
+                                     "name": "Ann"}))
+            welcome = receive_json(ws)
+            assert welcome["role"] == "seat" and welcome["seat"] == 0
+        r = client.post(link, json={"seat": 0})
+        assert r.status_code == 409 and r.json()["error"] == "taken"

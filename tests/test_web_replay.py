@@ -105,6 +105,11 @@ def test_a_record_becomes_an_outline_and_a_frame_per_moment(tmp_path: Path, name
                 assert shown & ~held == 0
             assert obs["seat"] == seat
             assert obs["hand"] == frame_all["observation"]["visible"][seat]
+        # each frame says what the game says of that moment, naming the record's players
+        for frame in every:
+            words = frame["words"]
+            assert set(words) >= {"facts", "seats", "turn"}
+            assert all(isinstance(line, str) for line in words["facts"])
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -25,10 +25,11 @@ from ..engine.cards import NOT_SPADES, SPADE_MASK, STANDARD_DECK, CardSet, card_
 from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
 from ..engine.errors import IllegalAction, OptionError
 from ..engine.game import Game, register
+from ..engine.observation import Observation
 from ..engine.options import Options, option
 from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
-from ..engine.words import seat_words
+from ..engine.words import TableWords, seat_words
 
 HAND_SIZE = 13
 MAX_BID = 13
@@ -578,3 +579,76 @@ class DummyHandSpades(Game):
                     for s in REAL_PLAYERS
                 }
         return info
+
+
+class DummyHandWords(TableWords):
+    """What Three-Player "Dummy Hand" Spades says at the table."""
+
+    games = ("dummy-hand-spades",)
+
+    @property
+    def options(self) -> DummyHandSpadesOptions:
+        assert isinstance(self.game.options, DummyHandSpadesOptions)
+        return self.game.options
+
+    def hand(self, seat: int) -> str:
+        """A hand named in a nil declaration: a player's, or the dummy's."""
+        return "the dummy" if seat == DUMMY else self.seat(seat)
+
+    def hands(self, seats: Sequence[int]) -> str:
+        names = [self.hand(s) for s in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def rule(self, verb: str, obs: Observation) -> str | None:
+        count = next((len(a.args().split()) for a in obs.legal if a.verb == verb), 0)
+        if verb == "bid":
+            base = (f"Your team's bid: the tricks your side will take ({HAND_SIZE} in all). "
+                    f"Declare nil on a hand that will take no trick (+{NIL_POINTS} if it takes "
+                    f"none, -{NIL_POINTS} if it does); a nil counts for whichever team that "
+                    "hand joins.")
+            variant = self.options.variant
+            if variant == "mirror":
+                return f"{MIRROR_RULE[0].upper()}{MIRROR_RULE[1:]}. {base}"
+            if variant == "suicide":
+                return f"{SUICIDE_RULE[0].upper()}{SUICIDE_RULE[1:]}. {base}"
+            return base
+        if verb == "peek":
+            return (f"Pick {count} of the dummy's cards to look at privately, by position (0 to "
+                    f"{HAND_SIZE - 1}, in the order dealt); everyone sees which positions you "
+                    "chose.")
+        if verb == "flip":
+            return (f"Pick {count} of the dummy's face-down cards to turn face up for everyone, "
+                    f"by position (0 to {HAND_SIZE - 1}, in the order dealt).")
+        return super().rule(verb, obs)
+
+    def phase_doing(self, obs: Observation) -> str:
+        if obs.phase is Phase.REVEAL:
+            return "to flip" if reveal_rule(self.options.peek)[0] == "flip" else "to peek"
+        return super().phase_doing(obs)
+
+    def seat_line(self, seat: int, obs: Observation) -> str:
+        info = obs.info
+        if info.get("declarer") == seat and info.get("team"):
+            return "declarer"
+        bids = info.get("bids") or ()
+        bid = bids[seat] if seat < len(bids) else None
+        if not isinstance(bid, Mapping):
+            return ""
+        nils = list(bid.get("nils") or ())
+        return f"bid {bid.get('tricks')}" + (f", nil on {self.hands(nils)}" if nils else "")
+
+    def facts(self, obs: Observation) -> list[str]:
+        info = obs.info
+        out = []
+        declarer = info.get("declarer")
+        if type(declarer) is int:
+            out.append(f"{self.seat(declarer)} declares with the dummy")
+        nils = [hand for _, hand in info.get("nils") or ()]
+        if nils:
+            out.append(f"nil on {self.hands(sorted(set(nils)))}")
+        if obs.phase is Phase.PLAY and self.options.spades_broken:
+            out.append("spades broken" if info.get("spades_broken") else "spades not broken")
+        if type(info.get("target")) is int:
+            out.append(f"game to {info['target']}")
+        bags = self.bags(obs)
+        return out + ([bags] if bags else [])

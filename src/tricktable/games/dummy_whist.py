@@ -112,11 +112,12 @@ from ..engine.cards import (
 from ..engine.dummy import DUMMY, REAL_PLAYERS, defenders, left_of, seat_dummy_opposite
 from ..engine.errors import IllegalAction
 from ..engine.game import Game, register
+from ..engine.observation import Observation
 from ..engine.options import Options, option
 from ..engine.order import CardOrder
 from ..engine.scoring import sole_leader
 from ..engine.state import Phase, State
-from ..engine.words import seat_words
+from ..engine.words import TableWords, by_seat, cards_short, seat_words, suit_words
 
 HAND_SIZE = 13
 BOOK = 6  # the books a side needs before its bid counts
@@ -656,12 +657,14 @@ class WhistGame(Game):
         times = f" x {mult}" if mult > 1 else ""
         if details["made"]:
             over = details["books"] - BOOK
-            lines.append(f"{self.seat_name(declarer)} declared {details['contract']} and took "
+            lines.append(f"{self.seat_name(declarer)} declared "
+                         f"{contract_words(details['contract'])} and took "
                          f"{details['books']} books (needed {need}): made, {over}{times} = "
                          f"{scores[declarer]:+d}")
         else:
             opponents = [s for s, v in enumerate(scores) if v]
-            lines.append(f"{self.seat_name(declarer)} declared {details['contract']} and took "
+            lines.append(f"{self.seat_name(declarer)} declared "
+                         f"{contract_words(details['contract'])} and took "
                          f"{details['books']} books (needed {need}): set; "
                          + ", ".join(f"{self.seat_name(s)} {bid}{times} = {scores[s]:+d}"
                                      for s in opponents))
@@ -895,3 +898,121 @@ class DoubleDummyWhist(WhistGame):
         info["choices"] = {str(p): state.choices[p] or None for p in self.player_seats}
         info["partners"] = {str(p): PARTNER[p] for p in self.player_seats}
         return info
+
+
+MODE_WORDS = {"uptown": "uptown", "downtown": "downtown", "notrump": "no trump"}
+"""How each way of playing a hand is said (the notation writes "notrump")."""
+
+
+def contract_words(contract: str) -> str:
+    """A contract in words: "4 notrump" -> "4 no trump"."""
+    tricks, _, mode = contract.partition(" ")
+    return f"{tricks} {MODE_WORDS.get(mode, mode)}".strip()
+
+
+class WhistWords(TableWords):
+    """What Dummy Whist and Double Dummy say at the table."""
+
+    games = ("dummy-whist", "double-dummy-whist")
+
+    @property
+    def options(self) -> WhistOptions:
+        assert isinstance(self.game.options, WhistOptions)
+        return self.game.options
+
+    def mode(self, mode: str) -> str:
+        return MODE_WORDS.get(mode, mode)
+
+    PLAIN_LABELS = {**TableWords.PLAIN_LABELS, "swap": "Swap for the other dummy's hand"}
+
+    def rule(self, verb: str, obs: Observation) -> str | None:
+        info = obs.info
+        if verb in ("bid", "pass") and obs.phase is Phase.BIDDING:
+            order = ("no trump beats downtown, downtown beats uptown"
+                     if self.options.downtown_beats_uptown else "no trump beats the others")
+            text = ("Bid books over six and how the hand is played: uptown (high cards win, "
+                    "you name trumps), downtown (low cards win, you name trumps) or no trump "
+                    f"(you say which win). More books win the auction; at the same height {order}.")
+            if not any(a.verb == "pass" for a in obs.legal):
+                text += " Everyone else passed: as the dealer you must bid."
+            return text
+        if verb == "discard":
+            return ("With jokers the dummy holds 15 cards: pick 2 to put out of play face down "
+                    "(only you see which).")
+        if verb == "trump":
+            contract = info.get("contract")
+            won = f" with {contract_words(contract)}" if isinstance(contract, str) else ""
+            return f"You won the auction{won}: name trumps."
+        if verb == "direction":
+            return "You bid no trump: choose whether high or low cards win the tricks."
+        if verb in ("keep", "swap"):
+            return ("Keep the hand you were dealt (each player who keeps doubles the hand's "
+                    "score), or swap it for the other player's dummy's hand.")
+        return super().rule(verb, obs)
+
+    def phase_doing(self, obs: Observation) -> str:
+        if obs.phase is Phase.EXCHANGE:
+            return "to put cards out of play"
+        if obs.phase is Phase.REVEAL:
+            return "to keep or swap"
+        if obs.phase is Phase.DECLARE:
+            contract = obs.info.get("contract")
+            if isinstance(contract, str) and contract.endswith("notrump"):
+                return "to choose high or low"
+            return "to name trumps"
+        return super().phase_doing(obs)
+
+    def call(self, text: str) -> str:
+        """One call of the auction, as written in the record ("2: bid 3 notrump"), without
+        its seat: "bid 3 no trump", "passed"."""
+        words = text.split(": ", 1)[-1].split()
+        if words[:1] == ["bid"]:
+            return "bid " + contract_words(" ".join(words[1:]))
+        return "passed" if words[:1] == ["pass"] else " ".join(words)
+
+    def seat_line(self, seat: int, obs: Observation) -> str:
+        info = obs.info
+        contract = info.get("contract")
+        if info.get("declarer") == seat and isinstance(contract, str):
+            return f"contract {contract_words(contract)}"
+        if obs.phase is Phase.BIDDING:
+            calls = [t for t in info.get("auction") or () if t.split(": ", 1)[0] == str(seat)]
+            if calls:
+                return self.call(calls[-1])
+        choice = by_seat(info.get("choices")).get(seat)
+        if choice in ("keep", "swap"):
+            return "kept the hand" if choice == "keep" else "swapped"
+        return ""
+
+    def facts(self, obs: Observation) -> list[str]:
+        info = obs.info
+        out = []
+        auction = info.get("auction") or ()
+        if obs.phase is Phase.BIDDING and auction:
+            out.append("auction: " + ", ".join(
+                f"{self.seat(int(t.split(':')[0]))} {self.call(t)}" for t in auction))
+        declarer = info.get("declarer")
+        if type(declarer) is int and isinstance(info.get("contract"), str):
+            out.append(f"{self.seat(declarer)} declared {contract_words(info['contract'])}")
+        if obs.phase is Phase.PLAY:
+            trump = info.get("trump")
+            if isinstance(trump, str):  # a no-trump contract says so already
+                out.append(f"trumps {suit_words(trump)}")
+            out.append("low cards win" if info.get("direction") == "low" else "high cards win")
+        if type(info.get("need")) is int:
+            out.append(f"the declarer needs {info['need']} books")
+        if type(info.get("multiplier")) is int and info["multiplier"] > 1:
+            times = info["multiplier"]
+            out.append("scores double" if times == 2 else f"scores {times} times")
+        if info.get("discards"):
+            out.append(f"you put out {cards_short(info['discards'])}")
+        if type(info.get("target")) is int:
+            out.append(f"game to {info['target']}")
+        return out
+
+    def trumps(self, obs: Observation) -> str | None:
+        trump = obs.info.get("trump")
+        return trump if isinstance(trump, str) else None
+
+    def low_cards_win(self, obs: Observation) -> bool:
+        return obs.info.get("direction") == "low"

@@ -76,10 +76,11 @@ from ..engine.cards import (
 )
 from ..engine.errors import IllegalAction
 from ..engine.game import Game, register
+from ..engine.observation import Observation
 from ..engine.options import Options, option
 from ..engine.scoring import sole_leader
 from ..engine.state import Phase, State
-from ..engine.words import seat_words, team_words
+from ..engine.words import TableWords, cards_short, seat_words, team_words
 
 HAND_SIZE = 12
 PASS_SIZE = 3
@@ -545,3 +546,44 @@ class PaperlessSpades(Game):
             if received is not None and all(g is not None for g in state.gives):
                 info["received"] = format_cards(received)
         return info
+
+
+class PaperlessWords(TableWords):
+    """What Paperless Spades says at the table."""
+
+    games = ("paperless-spades",)
+
+    def bid(self, tricks: int) -> str:
+        return "nil" if tricks == 0 else str(tricks)
+
+    def rule(self, verb: str, obs: Observation) -> str | None:
+        if verb == "give":
+            return ("Pass three cards to your partner, face down, as your partner passes "
+                    "three to you; the cards change hands once all four have passed.")
+        if verb == "bid":
+            return ("Bid the tricks you will take yourself (nil: none; partners may not both "
+                    "bid nil). Your team's exact bid +2, more +1, fewer +2 to the others; a "
+                    "nil made +2.")
+        return super().rule(verb, obs)
+
+    def phase_doing(self, obs: Observation) -> str:
+        if obs.phase is Phase.EXCHANGE:
+            return "to pass cards"
+        return super().phase_doing(obs)
+
+    def facts(self, obs: Observation) -> list[str]:
+        info = obs.info
+        out = []
+        if info.get("gave"):
+            out.append(f"you passed {cards_short(info['gave'])}")
+        if info.get("received"):
+            out.append(f"you received {cards_short(info['received'])}")
+        if obs.phase is Phase.PLAY:
+            out.append("spades broken" if info.get("spades_broken") else "spades not broken")
+        if type(info.get("set")) is int and type(info.get("limit")) is int:
+            kind = "an overtime set" if info.get("overtime") else "the set"
+            limit = info["limit"]
+            out.append(f"{kind} ends past {limit} point{'' if limit == 1 else 's'}")
+        if info.get("stake"):
+            out.append(f"stake {info['stake']} a point")
+        return out

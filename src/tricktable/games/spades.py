@@ -23,9 +23,11 @@ from ..engine.cards import (
 )
 from ..engine.errors import IllegalAction, OptionError
 from ..engine.game import Game, register
+from ..engine.observation import Observation
 from ..engine.options import Options, option
 from ..engine.scoring import add_bags, contract_score, sole_leader
 from ..engine.state import Phase, State
+from ..engine.words import TableWords
 
 VARIANTS = ("standard", "mirror", "suicide", "whiz")
 VARIANT_RULES = {
@@ -452,3 +454,61 @@ class Spades(Game):
         if state.phase is Phase.REVEAL and state.to_act == viewer:
             info["may_bid_blind_nil"] = True
         return info
+
+
+class SpadesWords(TableWords):
+    """What Partnership Spades says at the table."""
+
+    games = ("spades",)
+    BID_RULES = {
+        "standard": "Bid the tricks you and your partner will take together. Nil (0): +100 "
+                    "if you take no trick, -100 if you do.",
+        "mirror": "Mirror: your bid is the number of spades you hold (none: nil).",
+        "suicide": "Suicide: one partner of each team bids nil, the other 4 or more.",
+        "whiz": "Whiz: bid the number of spades you hold, or nil.",
+    }
+    BLIND_RULE = ("Blind nil: bid nil before you look at your cards (+200 if you take no "
+                  "trick, -200 if you do), or look at them and bid as usual.")
+    GIVE_RULE = "Blind nil: pass cards to your partner face down; your partner passes back."
+
+    @property
+    def options(self) -> SpadesOptions:
+        assert isinstance(self.game.options, SpadesOptions)
+        return self.game.options
+
+    def bid(self, tricks: int) -> str:
+        return "nil" if tricks == 0 else str(tricks)
+
+    def rule(self, verb: str, obs: Observation) -> str | None:
+        if obs.phase is Phase.REVEAL and verb in ("bid", "pass"):
+            return self.BLIND_RULE
+        if verb == "bid":
+            return self.BID_RULES.get(self.options.variant)
+        if verb == "give":
+            return self.GIVE_RULE
+        return super().rule(verb, obs)
+
+    def label(self, action: Action, obs: Observation) -> str | None:
+        if obs.phase is Phase.REVEAL and action.verb == "pass":
+            return "Look at my cards"
+        if isinstance(action, Bid) and action.blind:
+            return "Blind nil (±200)"
+        return super().label(action, obs)
+
+    def phase_doing(self, obs: Observation) -> str:
+        if obs.phase is Phase.REVEAL:
+            return "to bid blind nil or look"
+        return super().phase_doing(obs)
+
+    def facts(self, obs: Observation) -> list[str]:
+        info = obs.info
+        out = []
+        blind = info.get("blind_nil")
+        if type(blind) is int and blind >= 0:
+            out.append(f"{self.seat(blind)} bid blind nil")
+        if obs.phase is Phase.PLAY and self.options.spades_broken:
+            out.append("spades broken" if info.get("spades_broken") else "spades not broken")
+        if "target" in info:
+            out.append(f"game to {info['target']}")
+        bags = self.bags(obs)
+        return out + ([bags] if bags else [])

@@ -60,8 +60,10 @@ from ..engine.cards import (
 )
 from ..engine.errors import IllegalAction, OptionError
 from ..engine.game import Game, register
+from ..engine.observation import Observation
 from ..engine.options import Options, option
 from ..engine.state import Phase, State
+from ..engine.words import TableWords
 
 NO_CARD = -1
 
@@ -588,11 +590,13 @@ class ThreeBSpades(Game):
                 why = f"made exactly: 10 x {bid}"
             else:
                 why = f"made with {took - bid} over: 10 x {bid} less 10 a trick over"
-            lines.append(f"{self.seat_name(int(key))} bid {bid}, took {took}: {why} = {score:+d}")
+            said = "zero" if bid == 0 else bid
+            lines.append(f"{self.seat_name(int(key))} bid {said}, took {took}: {why} = {score:+d}")
         if details["zero_pot_after"] != pot:
             lines.append(f"the zero value of the next hand: {details['zero_pot_after']}")
         if details.get("all_tricks") is not None:
-            lines.append(f"seat {details['all_tricks']} took every trick: the game is won")
+            lines.append(f"{self.seat_name(details['all_tricks'])} took every trick: "
+                         "the game is won")
         tray = details["in_tray"]
         lines.append("in the tray: " + ", ".join(self.seat_name(s) for s in tray))
         return lines
@@ -857,3 +861,60 @@ __all__ = [
     "tray_sheet",
     "tricks_off",
 ]
+
+
+class ThreeBWords(TableWords):
+    """What 3B / RTR Spades says at the table: a bid of none is a zero, throughout."""
+
+    games = ("3b-spades",)
+
+    def bid(self, tricks: int) -> str:
+        return "zero" if tricks == 0 else str(tricks)
+
+    def rule(self, verb: str, obs: Observation) -> str | None:
+        if verb == "bid":
+            value = obs.info.get("zero_value")
+            worth = f" ({value})" if type(value) is int else ""
+            return ("Bid the tricks you alone will take, exactly: more or fewer costs you. "
+                    f"Zero: you draw the extra card at once, and win the zero value{worth} if "
+                    "you take no trick, or lose 10 a trick.")
+        if verb == "exchange":
+            return ("You have drawn the extra card: pick one card to throw back face down "
+                    "(it may be the card you drew).")
+        return super().rule(verb, obs)
+
+    def phase_doing(self, obs: Observation) -> str:
+        if obs.phase is Phase.EXCHANGE:
+            return "to throw back a card"
+        return super().phase_doing(obs)
+
+    def middle(self, obs: Observation) -> str | None:
+        """The extra card in the middle until the high bidder draws it."""
+        info = obs.info
+        if "extra_thrown_out" not in info or obs.phase in (Phase.PLAY, Phase.SCORING):
+            return None
+        drawn = info.get("extra_drawn_by")
+        if type(drawn) is int and drawn >= 0:
+            return f"extra card: drawn by {self.seat(drawn)}"
+        if info.get("extra_thrown_out"):
+            return "extra card: thrown back, out of play"
+        return "extra card: face down, for the high bidder"
+
+    def facts(self, obs: Observation) -> list[str]:
+        info = obs.info
+        out = []
+        high = info.get("high_bidder")
+        if type(high) is int and high >= 0:
+            out.append(f"high bidder {self.seat(high)}")
+        out_seat = info.get("sitting_out")
+        if type(out_seat) is int:
+            out.append(f"{self.seat(out_seat)} sits out")
+        if type(info.get("zero_value")) is int:
+            out.append(f"zero value {info['zero_value']}")
+        if info.get("low_ball"):
+            out.append("super low ball" if info["low_ball"] == "super" else "low ball")
+        if info.get("sudden_death"):
+            out.append("sudden death")
+        elif type(info.get("hands_in_game")) is int and obs.hand_number >= 0:
+            out.append(f"hand {obs.hand_number + 1} of {info['hands_in_game']}")
+        return out

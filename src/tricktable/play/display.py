@@ -11,6 +11,10 @@ import unicodedata
 
 from rich.markup import escape
 
+from ..engine.game import Game
+from ..engine.observation import Observation
+from ..engine.words import table_words
+
 _BIDI_CONTROLS = frozenset(
     "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
 )
@@ -52,3 +56,37 @@ def words(value: object) -> str:
     if isinstance(value, tuple | list | set | frozenset):
         return ",".join(words(v) for v in value) or "none"
     return str(value)
+
+
+# --- what a game says at its table, for the terminal ------------------------------------------
+# The same texts as the browser's (the view's ``words``, web/protocol.py): the game says each
+# thing once, in its ``TableWords`` (engine/words.py and the game's module).
+
+
+def table_facts(game: Game, obs: Observation) -> list[str]:
+    """The hand's facts as the game says them ("Ann declared 4 no trump", "bags: Ann & Cy
+    2, Bob & Dee 0"): the line over the browser's table."""
+    return table_words(game).facts(obs)
+
+
+def decision_rules(game: Game, obs: Observation) -> list[str]:
+    """The rule of each decision ``obs``'s seat has now, a line each, as the game says it:
+    the lines over the browser's buttons."""
+    said = table_words(game)
+    out: list[str] = []
+    for verb in dict.fromkeys(a.verb for a in obs.legal):
+        rule = said.rule(verb, obs)
+        if rule and rule not in out:
+            out.append(rule)
+    return out
+
+
+def seat_lines(game: Game, obs: Observation) -> dict[int, str]:
+    """Each seat's bid, contract or part ("bid nil", "contract 1 no trump"), by seat."""
+    said = table_words(game)
+    return {s: line for s in range(len(obs.hand_sizes)) if (line := said.seat_line(s, obs))}
+
+
+def turn_line(game: Game, obs: Observation) -> str | None:
+    """Who is to act and how, for the others: "Ann plays from the dummy."."""
+    return table_words(game).turn_line(obs)

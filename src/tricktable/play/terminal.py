@@ -45,7 +45,7 @@ from ..engine.state import Phase
 from ..games.dummy_hand_spades import MIRROR_RULE, SUICIDE_RULE
 from ..games.spades import VARIANT_RULES
 from ..search import search_installed
-from .display import shown, words
+from .display import decision_rules, shown, table_facts
 from .table import SESSION_KEY, Agent, Table, resume, session_info
 
 HUMAN = "human"
@@ -362,7 +362,7 @@ class TerminalPlayer:
         ]
         if bids:
             c.print("[bold]Bids and calls[/]: " + " · ".join(bids))
-        facts = info_facts(obs.info)
+        facts = table_facts(self.game, obs)  # the game's words, as the browser shows them
         if facts:
             c.print("[dim]" + escape(" · ".join(facts)) + "[/]")
         for s, cards in enumerate(obs.visible):
@@ -432,7 +432,7 @@ class TerminalPlayer:
                 continue
             command = word.split()[0]
             if command in ("help", "?"):
-                self.show_help(legal)
+                self.show_help(obs, legal)
                 continue
             if command in ("quit", "exit"):
                 raise QuitGame
@@ -493,15 +493,17 @@ class TerminalPlayer:
         dummies = [s for s in range(self.game.num_seats) if s not in self.game.player_seats]
         return dummies[0] if len(dummies) == 1 else None
 
-    def show_help(self, legal: Sequence[Action]) -> None:
+    def show_help(self, obs: Observation, legal: Sequence[Action]) -> None:
         c = self.console
         choices = [short(a) for a in legal]
         if len(choices) > 40:
             c.print("Legal now: " + escape(summarize_actions(legal)))
         else:
             c.print("Legal now: " + escape(", ".join(choices)))
+        for line in decision_rules(self.game, obs):
+            c.print("  " + escape(line))  # the game's rule of each decision, as in the browser
         for line in move_explanations(self.game, legal, self.seat, self.dummy_seat()):
-            c.print("  " + escape(line))
+            c.print("  " + escape(line))  # how to type the special moves
         c.print(
             "Type a choice as shown (the short forms work too: a card while playing, a "
             "number while bidding, 'nil'), or: help, hint, show (the table again), undo (take back "
@@ -609,30 +611,6 @@ def move_explanations(game: Game, legal: Sequence[Action], me: int, dummy: int |
         lines.append("bid 0 blind: nil before looking at your cards (+200 or -200); "
                      "pass: look at your cards and bid as usual.")
     return lines
-
-
-_FACT_KEYS = (
-    "declarer", "contract", "trump", "direction", "need", "multiplier", "zero_value",
-    "high_bidder", "sitting_out", "may_rebid", "bags", "spades_broken", "set", "limit",
-    "low_ball", "gaccing", "gave", "received", "thrown_back", "discards", "peeked",
-    "flipped", "nils", "blind_nil",
-)
-
-
-def info_facts(info: Mapping[str, Any]) -> list[str]:
-    """The game's public facts worth a glance, as short "name: value" texts."""
-    out = []
-    for key in _FACT_KEYS:
-        if key not in info:
-            continue
-        value = info[key]
-        if value is None or value == () or value == {} or value is False or value == -1:
-            continue
-        shown_value = words(dict(value) if isinstance(value, Mapping) else value)
-        text = f"{key.replace('_', ' ')}: {shown_value}"
-        if len(text) <= 60:
-            out.append(text)
-    return out
 
 
 # --- a game at the terminal ---------------------------------------------------------------

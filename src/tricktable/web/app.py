@@ -458,6 +458,28 @@ def create_app(
             return _error(409, r.code, r.message)
         return JSONResponse({"league": table.view("spectator", None)["league"]})
 
+    async def public_link(request: Request) -> Response:
+        """A link to watch a public table, or to take one of its open seats (the lobby's
+        list of open tables): ``{}`` or ``{"seat": N}``."""
+        if not creations.allow(_address(request)):
+            return _error(429, "rate", "too many new links from this address: try again in "
+                          "a minute")
+        table = await table_of(request)
+        if not isinstance(table, LiveTable):
+            return table
+        asked = await _json_of(request, "a link request")
+        if isinstance(asked, Response):
+            return asked
+        seat = asked.get("seat") if isinstance(asked, dict) else None
+        if not isinstance(asked, dict) or set(asked) - {"seat"} or (
+                seat is not None and type(seat) is not int):
+            return _error(400, "bad-request", 'the body is {} (to watch) or {"seat": N}')
+        try:
+            token = await asyncio.shield(table.public_link(seat))
+        except Refused as r:
+            return _error(404 if r.code == "no-table" else 409, r.code, r.message)
+        return JSONResponse({"url": f"/play/{table.id}#token={token}"})
+
     async def end_table(request: Request) -> Response:
         return await host_does(request, lambda table: table.end("the host ended the table"))
 
@@ -538,6 +560,7 @@ def create_app(
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
             Route("/api/tables/{table_id}/end", end_table, methods=["POST"]),
             Route("/api/tables/{table_id}/marks", mark_game, methods=["POST"]),
+            Route("/api/tables/{table_id}/public-link", public_link, methods=["POST"]),
             Route("/api/tables/{table_id}/talk", host_talk, methods=["POST"]),
             WebSocketRoute("/ws/{table_id}", socket),
             *league_routes(cast("LeagueStore", _HubLeague(holder))),

@@ -17,8 +17,10 @@ from typing import Any
 
 from ..engine.actions import Action, parse_action
 from ..engine.cards import CardSet, card_str, parse_card, parse_set, sorted_for_display
+from ..engine.game import Game
 from ..engine.observation import Observation
 from ..engine.state import Phase, State, Trick
+from ..engine.words import table_words
 
 PROTOCOL = 1
 MAX_MESSAGE_BYTES = 4096
@@ -263,6 +265,16 @@ def observation_from_json(game: str, data: Mapping[str, Any]) -> Observation:
         info=dict(data["info"]),
         legal=tuple(parse_action(a) for a in data["legal"]),
     )
+
+
+def words_json(game: Game, observation: Mapping[str, Any]) -> dict[str, Any]:
+    """The view's ``words``: what ``game`` says to the reader of ``observation`` (a seat's
+    ``observation_json`` or a spectator's ``public_json``), made from that observation
+    alone, so it tells nothing the reader may not see. Called while the table's people are
+    named (``engine.words.naming``): the rules of the reader's decisions, the words on
+    their buttons, the line under each seat, the hand's facts, who is to act and how
+    (docs/protocol.md). The terminal shows the same texts (``play.display``)."""
+    return table_words(game).for_view(observation_from_json(game.name, observation))
 
 
 def _card(text: str) -> int:

@@ -26,6 +26,7 @@ from ..engine.errors import RecordError
 from ..engine.game import Game
 from ..engine.records import Record, game_for_record, loads_record, replay
 from ..engine.state import State
+from ..engine.words import naming
 from . import protocol
 
 MAX_REPLAY_HANDS = 1_000
@@ -198,8 +199,10 @@ def replay_hand(record: Record, hand: int, seat: int | None = None) -> dict[str,
         frames.append(_frame(game, state, hand, text, seat, tricks_before))
         tricks_before = len(state.tricks)
 
-    # the hands up to this one, and no further
-    replay(Record(record.game, record.options, record.players, record.hands[:hand]), take)
+    # the hands up to this one, and no further; the words name the record's players
+    with naming({int(s): name for s, name in record.players.items()
+                 if str(s).isdigit() and isinstance(name, str)}):
+        replay(Record(record.game, record.options, record.players, record.hands[:hand]), take)
     return {"protocol": protocol.PROTOCOL, "view": "all" if seat is None else seat,
             "hand": hand, "frames": frames}
 
@@ -243,6 +246,8 @@ def _frame(game: Game, state: State, hand: int, text: str | None, seat: int | No
         "trick_size": len(state.trick_cards),
         "scored": len(state.results),
         "observation": obs,
+        # what the game says of this moment (the facts, each seat's line), as at the table
+        "words": protocol.words_json(game, obs),
     }
     if not obs["trick"] and len(obs["tricks"]) > tricks_before:
         # this action's card ended a trick, and the engine has already cleared the table

@@ -487,6 +487,8 @@ class LiveTable:
             "facts": (protocol.jsonable(self.game.game_summary(state))
                       if state.phase == Phase.GAME_OVER else None),
             "observation": obs,
+            # what the game says to this reader, made from this observation alone
+            "words": protocol.words_json(self.game, obs),
             "league": None if self.group_id is None else self._league_view(),
         }
 
@@ -1173,6 +1175,31 @@ class LiveTable:
                 self.listeners.discard(listener)
                 listener.close(reason)
         self.seats[seat].conns = 0
+
+    async def public_link(self, seat: int | None) -> str:
+        """A new link to a public table from the lobby: to watch (``seat`` None) or to take
+        an open person's seat. Refused("no-table") for a table that is not public (as if
+        there were none: a private table is not revealed) or ended; Refused("taken") when
+        the seat is not open. The token is stored (its hash) before it is handed out."""
+        async with self.lock:
+            if not self.public or self.ended:
+                raise Refused("no-table", "there is no such table")
+            if seat is not None:
+                s = self.seats.get(seat)
+                if s is None or s.kind != PERSON or s.name is not None:
+                    raise Refused("taken", "that seat is not open any more: pick another, or "
+                                  "watch")
+            self._can_store()
+            token = secrets.token_urlsafe(24)
+            hashed, table_id = token_hash(token), self.id
+            role = SEAT if seat is not None else SPECTATOR
+
+            def job(session: Session) -> None:
+                session.add(TokenRow(hash=hashed, table_id=table_id, role=role, seat=seat))
+
+            await self._commit("seat", json.dumps({"seat": seat, "link": role}), "lobby", job)
+            self.tokens[hashed] = (role, seat)
+            return token
 
     async def rematch(self) -> None:
         async with self.lock:

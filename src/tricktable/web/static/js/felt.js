@@ -6,13 +6,15 @@ import { arrange, backElement, cardElement, suitOf } from "./cards.js";
 
 const SUIT_LETTER = ["S", "H", "D", "C"];
 
-export function trumpOf(game, info) {
-  if (game === "dummy-whist" || game === "double-dummy-whist") return info.trump || null;
-  return "S";
+// How a hand is laid out where no words of the game say it (the replay viewer): trumps
+// first where the hand's facts name them (a game whose trumps are chosen has "trump",
+// null in no trump), spades otherwise; low cards first where they win.
+export function trumpOf(info) {
+  return "trump" in info ? info.trump || null : "S";
 }
 
-export function lowHand(game, info) {
-  return (game === "dummy-whist" || game === "double-dummy-whist") && info.direction === "low";
+export function lowHand(info) {
+  return info.direction === "low";
 }
 
 // Where each seat sits: angles round an ellipse, the viewer at the bottom.
@@ -35,8 +37,10 @@ function el(tag, cls, ...children) {
   return e;
 }
 
-// opts: {game, info, obs, around, viewer, seatsMeta (array of {seat, kind, name, ...}),
-//        seatLabel(seat), bidText(seat), toAct, turnWord(seat) (the badge of the seat to act:
+// opts: {info, obs, around, viewer, seatsMeta (array of {seat, kind, name, ...}),
+//        seatLabel(seat), bidText(seat), toAct, trump and low (how hands are laid out: the
+//        trump suit's letter or null, low cards first; from the hand's facts if not given),
+//        turnWord(seat) (the badge of the seat to act:
 //        "to play" unless given), clickable: Map seat -> {plays: Map card->texts,
 //        positions: {available, selected:Set, onToggle}, selectable:Set, selected:Set,
 //        onSelect(card)}, onPlay(texts, card), showLastTrick, allOpen, centerText,
@@ -44,17 +48,13 @@ function el(tag, cls, ...children) {
 //        in progress), gathering (that trick travels to its winner), arriving (a Set of the
 //        trick's cards played since the last drawing: they travel from their seat)}
 export function drawFelt(container, opts) {
-  const { obs, info, game } = opts;
+  const { obs, info } = opts;
   container.replaceChildren();
   const felt = el("div", "felt");
   container.append(felt);
   const places = placements(opts.around, opts.viewer);
-  const trump = trumpOf(game, info);
-  const low = lowHand(game, info);
-  const flipped = info.flipped || {};
-  const peeked = info.peeked || {};
-  const flippedCards = new Set(Object.values(flipped));
-  const peekedCards = new Set(Object.values(peeked));
+  const trump = opts.trump !== undefined ? opts.trump : trumpOf(info);
+  const low = opts.low !== undefined ? opts.low : lowHand(info);
   const dummy = typeof info.dummy === "number" ? info.dummy : null;
 
   for (const [seat, place] of places) {
@@ -90,52 +90,11 @@ export function drawFelt(container, opts) {
 
     // the cards of this seat the viewer may see, then the rest face down
     if (seat !== opts.viewer || opts.allOpen) {
-      const visible = arrange(obs.visible[seat] || [], trump, low);
-      const size = obs.hand_sizes[seat] ?? 0;
-      const cards = el("div", "seat-cards");
       const dummyClick = opts.clickable ? opts.clickable.get(seat) : null;
-      for (const c of visible) {
-        const playText = dummyClick && dummyClick.plays.get(c);
-        const pickable = dummyClick && dummyClick.selectable && dummyClick.selectable.has(c);
-        const face = cardElement(c, { button: Boolean(playText || pickable) });
-        if (peekedCards.has(c) && !flippedCards.has(c)) {
-          face.classList.add("peeked");
-          face.title = "you peeked at this card: only you see it";
-        } else if (flippedCards.has(c)) {
-          face.classList.add("flipped");
-        }
-        if (pickable) {
-          face.classList.add("legal");
-          if (dummyClick.selected.has(c)) face.classList.add("selected");
-          face.addEventListener("click", () => dummyClick.onSelect(c));
-        } else if (playText) {
-          face.classList.add("legal");
-          face.addEventListener("click", () => opts.onPlay(playText, c));
-        }
-        cards.append(face);
-      }
-      const hidden = size - visible.length;
-      if (dummyClick && dummyClick.positions) {
-        // the dummy face down, by position, to pick cards to peek at or flip
-        const sel = dummyClick.positions;
-        const row = el("div", "positions");
-        for (const p of sel.available) {
-          const b = el("button", "card back pick", String(p));
-          b.type = "button";
-          b.dataset.position = String(p);
-          b.setAttribute("aria-label", `dummy card at position ${p}`);
-          if (sel.selected.has(p)) b.classList.add("selected");
-          b.addEventListener("click", () => sel.onToggle(p));
-          row.append(b);
-        }
-        cards.append(row);
-      } else if (hidden > 0) {
-        const back = backElement();
-        back.classList.add("stack");
-        back.textContent = `${hidden}`;
-        back.title = `${hidden} card${hidden === 1 ? "" : "s"} you cannot see`;
-        cards.append(back);
-      }
+      const byPosition = seat === dummy && dealtOrder(info, obs.hand_sizes[seat] ?? 0, dummyClick);
+      const cards = byPosition
+        ? dummyByPosition(obs, info, seat, dummyClick, opts)
+        : holdingBySuit(obs, info, seat, dummyClick, opts, trump, low);
       panel.append(cards);
     }
     felt.append(panel);
@@ -199,6 +158,143 @@ export function drawFelt(container, opts) {
   }
   felt.append(middle);
   return felt;
+}
+
+// True while a dummy lies face down in the order dealt with positions (0 to 12) that
+// matter: some are being picked, or were peeked at or turned up, until the dummy is shown.
+function dealtOrder(info, size, click) {
+  if (info.dummy_shown !== false || size === 0) return false;
+  const chosen = (picks) => Object.keys(picks || {}).length > 0;
+  return Boolean(click && click.positions) || chosen(info.peeks) || chosen(info.flips);
+}
+
+// A card of another seat's holding, as a button where the viewer may play or pick it.
+function holdingCard(c, click, opts) {
+  const playText = click && click.plays.get(c);
+  const pickable = click && click.selectable && click.selectable.has(c);
+  const face = cardElement(c, { button: Boolean(playText || pickable) });
+  if (pickable) {
+    face.classList.add("legal");
+    if (click.selected.has(c)) face.classList.add("selected");
+    face.addEventListener("click", () => click.onSelect(c));
+  } else if (playText) {
+    face.classList.add("legal");
+    face.addEventListener("click", () => opts.onPlay(playText, c));
+  }
+  return face;
+}
+
+// Who chose each dummy position, and how: {position: [seats]} for the peeks and the flips.
+function choosersOf(picks) {
+  const out = new Map();
+  for (const [seat, positions] of Object.entries(picks || {})) {
+    for (const p of positions) {
+      if (!out.has(Number(p))) out.set(Number(p), []);
+      out.get(Number(p)).push(Number(seat));
+    }
+  }
+  return out;
+}
+
+const names = (seats, label) => seats.map(label).join(" and ");
+
+// A holding laid out as a player lays out a dummy: one group per suit (trumps first), each
+// a short fan whose every card shows its corner; the groups wrap as wholes on a narrow
+// screen. The cards this viewer may not see follow as one face-down stack.
+function holdingBySuit(obs, info, seat, click, opts, trump, low) {
+  const visible = arrange(obs.visible[seat] || [], trump, low);
+  const size = obs.hand_sizes[seat] ?? 0;
+  const box = el("div", "seat-cards by-suit");
+  // after the dummy is turned up its cards lie by suit: a card peeked at or flipped before
+  // the bidding keeps its mark, and its title says what it was
+  const peekedCards = new Set(Object.values(info.peeked || {}));
+  const flippedCards = new Set(Object.values(info.flipped || {}));
+  const dummySeat = typeof info.dummy === "number" ? info.dummy : null;
+  let group = null;
+  let groupSuit;
+  for (const c of visible) {
+    const suit = suitOf(c) || "joker";
+    if (group === null || suit !== groupSuit) {
+      group = el("span", "suit-group");
+      group.dataset.suit = suit;
+      groupSuit = suit;
+      box.append(group);
+    }
+    const face = holdingCard(c, click, opts);
+    if (seat === dummySeat && flippedCards.has(c)) {
+      face.classList.add("flipped");
+      face.title = "turned face up for everyone before the bidding";
+    } else if (seat === dummySeat && peekedCards.has(c)) {
+      face.classList.add("peeked");
+      face.title = info.dummy_shown ? "you peeked at this card before the bidding"
+        : "you peeked at this card: only you see it";
+    }
+    group.append(face);
+  }
+  const hidden = size - visible.length;
+  if (hidden > 0) {
+    const back = backElement();
+    back.classList.add("stack");
+    back.textContent = `${hidden}`;
+    back.title = `${hidden} card${hidden === 1 ? "" : "s"} you cannot see`;
+    box.append(back);
+  }
+  return box;
+}
+
+// The face-down dummy in the order dealt: each position face up where the viewer may see
+// it (a card it peeked at, a card turned up for everyone), a back with its number
+// otherwise, marked with who peeked at it; a button where the viewer picks positions now.
+function dummyByPosition(obs, info, seat, click, opts) {
+  const size = obs.hand_sizes[seat] ?? 0;
+  const box = el("div", "seat-cards positions");
+  const peekedBy = choosersOf(info.peeks);
+  const flippedBy = choosersOf(info.flips);
+  const mine = info.peeked || {};
+  const flipped = info.flipped || {};
+  const pick = click && click.positions ? click.positions : null;
+  const available = new Set(pick ? pick.available : []);
+  for (let p = 0; p < size; p++) {
+    const others = (peekedBy.get(p) || []).filter((s) => s !== opts.viewer);
+    const card = flipped[p] || mine[p] || null;
+    let slot;
+    if (card) {
+      slot = cardElement(card);
+      if (flipped[p]) {
+        slot.classList.add("flipped");
+        slot.title = `position ${p}: turned face up for everyone by ${names(flippedBy.get(p) || [], opts.seatLabel)}`;
+      } else {
+        slot.classList.add("peeked");
+        slot.title = `position ${p}: you peeked at this card; only you see it`;
+      }
+    } else if (available.has(p)) {
+      slot = el("button", "card back pick", String(p));
+      slot.type = "button";
+      slot.setAttribute("aria-label", `dummy card at position ${p}`);
+      if (pick.selected.has(p)) slot.classList.add("selected");
+      slot.addEventListener("click", () => pick.onToggle(p));
+    } else {
+      slot = backElement(String(p));
+    }
+    slot.dataset.position = String(p);
+    if (others.length) {
+      // the positions others peeked at are public; their cards are not
+      slot.classList.add("peeked-by-other");
+      slot.dataset.peekedBy = others.join(" ");
+      const who = `${names(others, opts.seatLabel)} peeked at this card`;
+      slot.title = slot.title ? `${slot.title}; ${who}` : `position ${p}: ${who}`;
+    } else if (!slot.title) {
+      slot.title = `position ${p}: face down`;
+    }
+    box.append(slot);
+  }
+  // what the marks mean, for whoever has not hovered over a card
+  const marks = [];
+  if (Object.keys(mine).length) marks.push("dashed: you peeked");
+  if (box.querySelector(".peeked-by-other")) marks.push("ringed: another player peeked");
+  if (Object.keys(flipped).length) marks.push("face up: turned up for everyone");
+  if (marks.length) box.append(el("p", "positions-note", marks.join(" · ")));
+  return box;
 }
 
 export function ledSuitLetter(obs) {

@@ -3,10 +3,10 @@
 // the tables started and joined in this browser, join by link.
 
 import {
-  forgetJoined, forgetTable, joinedTables, myTables, rememberName, rememberTable, savedName,
+  forgetJoined, forgetTable, joinedTables, myTables, rememberJoined, rememberName, rememberTable, savedName,
 } from "./storage.js";
-// qrcode-generator 2.0.4 (MIT, vendor/qrcode-generator.LICENSE): served from this server
-import qrcode from "/static/vendor/qrcode-generator.js";
+import { asSentence } from "./text.js";
+import { qrSvg } from "./qr.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
@@ -224,34 +224,6 @@ async function createTable(event) {
   }
 }
 
-// The link as a QR code, drawn as SVG (one path of dark squares) for a friend's camera.
-function qrSvg(url) {
-  const code = qrcode(0, "M");
-  code.addData(url);
-  code.make();
-  const n = code.getModuleCount();
-  const quiet = 4;
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${n + 2 * quiet} ${n + 2 * quiet}`);
-  svg.setAttribute("class", "qr");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "QR code of the link");
-  svg.setAttribute("shape-rendering", "crispEdges");
-  const back = document.createElementNS(NS, "rect");
-  back.setAttribute("width", "100%");
-  back.setAttribute("height", "100%");
-  back.setAttribute("fill", "#fff");
-  const path = document.createElementNS(NS, "path");
-  let d = "";
-  for (let r = 0; r < n; r += 1) {
-    for (let c = 0; c < n; c += 1) if (code.isDark(r, c)) d += `M${c + quiet} ${r + quiet}h1v1h-1z`;
-  }
-  path.setAttribute("d", d);
-  path.setAttribute("fill", "#000");
-  svg.append(back, path);
-  return svg;
-}
 
 // One link to pass on: the text (selectable), Share (the phone's share sheet), Copy, a QR code.
 function linkRow(label, url) {
@@ -372,6 +344,86 @@ function drawJoined() {
   }
 }
 
+// --- open tables: the public ones, to watch or to sit at -------------------------------------
+// GET /api/tables lists the tables their hosts made public; each one's summary says which
+// seats are open. A seat or a place among the spectators is asked of the server
+// (POST /api/tables/ID/public-link), which answers with a link of the table's own.
+
+const OPEN_TABLES_SHOWN = 20;
+
+async function drawOpenTables() {
+  const box = $("open-tables");
+  let listed;
+  try {
+    const r = await fetch("/api/tables");
+    listed = r.ok ? await r.json() : [];
+  } catch {
+    box.replaceChildren(el("p", { class: "muted" }, "The server did not answer; reload the page to look again."));
+    return;
+  }
+  const live = (Array.isArray(listed) ? listed : []).filter((t) => t.status === "waiting" || t.status === "playing");
+  const summaries = await Promise.all(live.slice(0, OPEN_TABLES_SHOWN).map((t) => summaryOf(t.table).catch(() => null)));
+  const rows = [];
+  summaries.forEach((s, i) => {
+    if (s && !s.ended && (s.status === "waiting" || s.status === "playing")) rows.push(openTableRow(live[i].table, s));
+  });
+  box.replaceChildren(...(rows.length ? rows : [el("p", { class: "muted" }, "No open tables just now: start one, and tick “List this table in the lobby”.")]));
+}
+
+function openTableRow(id, s) {
+  const open = (s.seats || []).filter((x) => x.open);
+  const seated = (s.seats || []).filter((x) => !x.open && x.kind !== "dummy").map((x) => x.name).filter(Boolean);
+  const row = el("div", { class: "table-row open-table", "data-table": id });
+  const what = s.status === "waiting" ? `waiting for ${open.length} player${open.length === 1 ? "" : "s"}` : "playing";
+  row.append(el("b", {}, s.title || s.game), " ", el("span", { class: "muted" }, `· ${what}${seated.length ? ` · with ${seated.join(", ")}` : ""}`));
+  const said = el("span", { class: "copy-said", role: "status" });
+  const buttons = el("div", { class: "choices" });
+  const watch = el("button", { type: "button", class: "watch" }, "Watch");
+  watch.addEventListener("click", () => takePlace(id, null, said, s));
+  buttons.append(watch);
+  for (const seat of open) {
+    const b = el("button", { type: "button", class: "take-seat primary", "data-seat": String(seat.seat) }, `Take seat ${seat.seat}`);
+    b.addEventListener("click", () => takePlace(id, seat.seat, said, s));
+    buttons.append(b);
+  }
+  row.append(buttons, said);
+  return row;
+}
+
+// Asks the server for a link to a public table's seat (or its spectators' place) and opens it.
+async function takePlace(id, seat, said, summary) {
+  if (seat !== null) {
+    const problem = nameProblem($("name").value.trim());
+    if (problem) {
+      said.textContent = problem;
+      $("name").focus();
+      return;
+    }
+    rememberName($("name").value.trim());
+  }
+  said.textContent = "…";
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(id)}/public-link`, {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify(seat === null ? {} : { seat }),
+    });
+    const answer = await r.json().catch(() => ({}));
+    if (!r.ok || typeof answer.url !== "string") {
+      said.textContent = r.status === 404 || r.status === 405
+        ? "This table cannot be joined from the lobby now: ask its host for a link."
+        : asSentence(answer.message) || "The server would not open this table: try again in a moment.";
+      if (r.status === 409) drawOpenTables(); // the seat was taken meanwhile
+      return;
+    }
+    const url = new URL(answer.url, location.href);
+    const token = new URLSearchParams(url.hash.slice(1)).get("token");
+    if (seat !== null && token) rememberJoined(id, token, summary.title || "");
+    location.href = url.pathname + url.hash;
+  } catch (e) {
+    said.textContent = `The server did not answer: ${e}`;
+  }
+}
+
 function join(event) {
   event.preventDefault();
   const text = $("join-link").value.trim();
@@ -403,6 +455,7 @@ async function setUp() {
   drawOptions();
   drawTables();
   drawJoined();
+  drawOpenTables();
 }
 
 setUp();

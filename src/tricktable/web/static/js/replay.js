@@ -119,22 +119,27 @@ function draw(f) {
   const moment = state.starts[state.hand - 1] + state.at;
   $("slider").value = String(moment);
   $("label").textContent = `${f.label} (${moment + 1} of ${state.total})`;
-  $("facts").textContent = [info.contract && `contract ${info.contract}`, info.declarer !== undefined && info.declarer !== null && `declarer ${seatLabel(info.declarer)}`,
+  // the game's words for the moment where the frame carries them (the facts, the line
+  // under each seat), else a few facts as they stand
+  const said = f.words || null;
+  $("facts").textContent = said ? (said.facts || []).join(" · ") : [info.contract && `contract ${info.contract}`, info.declarer !== undefined && info.declarer !== null && `declarer ${seatLabel(info.declarer)}`,
     Array.isArray(info.bids) && `bids ${info.bids.map((b) => (b && typeof b === "object" ? b.tricks : b ?? "–")).join(", ")}`].filter(Boolean).join(" · ");
   const viewer = view === "all" ? null : Number(view);
-  const game = state.outline.game;
   // after a trick's last card the engine's table is already clear for the next trick: the
   // frame carries the trick just completed, drawn as the felt draws a last trick
   const shown = f.last_trick ? { ...obs, tricks: [f.last_trick] } : obs;
   drawFelt($("felt"), {
-    game, info, obs: shown, around: f.around, viewer: viewer ?? f.around[0],
-    seatsMeta: {}, seatLabel, bidText: () => "", toAct: obs.to_act, clickable: new Map(),
+    info, obs: shown, around: f.around, viewer: viewer ?? f.around[0],
+    seatsMeta: {}, seatLabel, bidText: (seat) => (said && said.seats && said.seats[String(seat)]) || "",
+    toAct: obs.to_act, clickable: new Map(),
+    trump: said ? said.trumps ?? null : undefined, low: said ? Boolean(said.low) : undefined,
     onPlay: () => {}, showLastTrick: Boolean(f.last_trick), allOpen: viewer === null,
   });
   const hand = $("hand");
   hand.replaceChildren();
   if (viewer !== null) {
-    for (const c of arrange(obs.hand, trumpOf(game, info), lowHand(game, info))) hand.append(cardElement(c));
+    const trump = said ? said.trumps ?? null : trumpOf(info);
+    for (const c of arrange(obs.hand, trump, said ? Boolean(said.low) : lowHand(info))) hand.append(cardElement(c));
   }
   $("sheet").replaceChildren(scoreSheet(state.outline.results.slice(0, f.scored), state.outline.sides, sideLabel));
 }

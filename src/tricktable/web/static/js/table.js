@@ -2,11 +2,11 @@
 // server sends, and sends the actions a person picks. Everything shown comes from the
 // view, which holds only what this seat may see.
 
-import { SUIT_NAME, SUIT_SYMBOL, arrange, cardElement, fourColourToggle, suitOf } from "./cards.js";
+import { arrange, cardElement, cardName, fourColourToggle, suitOf } from "./cards.js";
 import { Connection } from "./connection.js";
 import { askAboutDevice, showWaiting, withdrawDeviceRequest } from "./device.js";
 import { buildControls, cardsKey, parseAction } from "./controls.js";
-import { drawFelt, lowHand, trumpOf, whyNot } from "./felt.js";
+import { drawFelt, whyNot } from "./felt.js";
 import { scoreSheet, summaryLines } from "./scoresheet.js";
 import { leagueSection } from "./league-news.js";
 import { setUpTalk } from "./talk.js";
@@ -50,92 +50,36 @@ function seatMeta(seat) {
   return (page.view && page.view.seats.find((s) => s.seat === seat)) || { seat, kind: "person" };
 }
 
-function seatLabel(seat) {
+// A seat as this page names it: the server's name for it (a person's, "Casual bot"), a
+// dummy by whose it is; seatLabel adds "(you)" for the reader's own seat.
+function seatName(seat) {
   const v = page.view;
   const meta = seatMeta(seat);
-  let name = meta.name || `seat ${seat}`; // the server's: a person's name, or "Casual bot"
-  if (meta.kind === "dummy") {
-    const info = (v && v.observation.info) || {};
-    const partners = info.partners || {};
-    const owner = Object.entries(partners).find(([, d]) => d === seat);
-    const ownerSeat = owner ? Number(owner[0]) : null;
-    name = ownerSeat === null ? "the dummy" : v && v.you.seat === ownerSeat ? "your dummy" : `dummy of ${seatLabel(ownerSeat)}`;
-  }
-  const you = v && v.you.seat === seat ? " (you)" : "";
-  return `${name}${you}`;
+  if (meta.kind !== "dummy") return meta.name || `seat ${seat}`;
+  const partners = (v && v.observation.info.partners) || {};
+  const owner = Object.entries(partners).find(([, d]) => d === seat);
+  if (!owner) return "the dummy";
+  return v && v.you.seat === Number(owner[0]) ? "your dummy" : `dummy of ${seatName(Number(owner[0]))}`;
 }
 
-// The seat's name alone, without "(you)": for sentences about the person themself.
-function seatName(seat) {
-  return seatLabel(seat).replace(/ \(you\)$/, "");
-}
-
-function sideLabel(key) {
+function seatLabel(seat) {
   const v = page.view;
-  const name = v.sides[key] || key;
-  const m = /^seat (\d+)$/.exec(name);
-  if (m) return seatLabel(Number(m[1]));
-  const team = /^team \S+ \(seats (\d+)\+(\d+)\)$/.exec(name);
-  if (team) return `${seatLabel(Number(team[1]))} & ${seatLabel(Number(team[2]))}`;
-  return name;
+  return seatName(seat) + (v && v.you.seat === seat ? " (you)" : "");
+}
+
+// A scoring side as the game names it ("Ann & Cy", "Bob").
+function sideLabel(key) {
+  return page.view.sides[key] || key;
+}
+
+// The game's words for this view (web/protocol.py's words_json): the line under each seat,
+// the hand's facts, who is to act and how. Nothing here is worded per game.
+function words() {
+  return (page.view && page.view.words) || {};
 }
 
 function bidText(seat) {
-  const info = page.view.observation.info;
-  const game = page.view.game;
-  if (game === "dummy-hand-spades") {
-    if (info.declarer === seat && info.team) return "declarer";
-    const bid = (info.bids || [])[seat];
-    if (bid && typeof bid === "object") {
-      return `bid ${bid.tricks}` + (bid.nils && bid.nils.length ? ` nil ${bid.nils.map(seatLabel).join(", ")}` : "");
-    }
-    return "";
-  }
-  if (game === "dummy-whist" || game === "double-dummy-whist") {
-    return info.declarer === seat && info.contract ? `contract ${info.contract}` : "";
-  }
-  const bids = info.bids;
-  if (Array.isArray(bids) && bids[seat] !== null && bids[seat] !== undefined) {
-    return `bid ${bids[seat] === 0 ? "nil" : bids[seat]}`;
-  }
-  return "";
-}
-
-function extraCardText(info, obs) {
-  if (!("extra_thrown_out" in info) || obs.phase === "play" || obs.phase === "scoring") return "";
-  if (info.extra_drawn_by >= 0) return `extra card: drawn by ${seatLabel(info.extra_drawn_by)}`;
-  if (info.extra_thrown_out) return "extra card: thrown back, out of play";
-  return "extra card: face down, for the high bidder";
-}
-
-function auctionText(info) {
-  if (!Array.isArray(info.auction) || !info.auction.length) return "";
-  return "auction: " + info.auction.map((t) => {
-    const [seat, what] = t.split(": ");
-    return `${seatLabel(Number(seat))} ${what.replace("notrump", "no trump")}`;
-  }).join(", ");
-}
-
-const FACTS = [
-  ["contract", (v) => v], ["declarer", (v) => `declarer ${seatLabel(v)}`], ["trump", (v) => (v ? `trumps ${SUIT_SYMBOL[v]} ${SUIT_NAME[v]}` : "no trumps")],
-  ["direction", (v) => (v === "low" ? "low cards win" : "high cards win")], ["need", (v) => `${v} books`],
-  ["multiplier", (v) => `×${v}`], ["zero_value", (v) => `zero pot ${v}`], ["high_bidder", (v) => `high bidder ${seatLabel(v)}`],
-  ["sitting_out", (v) => `${seatLabel(v)} sits out`], ["spades_broken", (v) => (v ? "spades broken" : "spades not broken")],
-  ["target", (v) => `game to ${v}`], ["limit", (v) => `limit ${v}`], ["set", (v) => `set ${v}`],
-  ["gave", (v) => `you gave ${v}`], ["received", (v) => `you received ${v}`],
-];
-
-function factsLine(info) {
-  const out = [];
-  for (const [key, show] of FACTS) {
-    const v = info[key];
-    if (v === undefined || v === null || v === -1 || (key !== "spades_broken" && v === false)) continue;
-    out.push(show(v));
-  }
-  if (info.bags && typeof info.bags === "object") {
-    out.push("bags " + Object.entries(info.bags).map(([k, n]) => `${sideLabel(k)} ${n}`).join(", "));
-  }
-  return out.join(" · ");
+  return (words().seats || {})[String(seat)] || "";
 }
 
 // --- views as they come, and the completed trick's pause ----------------------------------------
@@ -208,32 +152,10 @@ function endPause() {
   else render();
 }
 
-// The badge of the seat to act, and the status line: what the decision is.
-const VERB_WORDS = [
-  ["play", "to play"], ["bid", "to bid"], ["give", "to pass cards"], ["discard", "to put cards out of play"],
-  ["exchange", "to throw back a card"], ["peek", "to peek"], ["flip", "to flip"], ["trump", "to name trumps"],
-  ["direction", "to choose high or low"], ["keep", "to keep or swap"], ["swap", "to keep or swap"],
-  ["pass", "to bid"],
-];
-
-function turnWord(seat, actions) {
-  const v = page.view;
-  const verbs = new Set(actions.filter((a) => a.seat === seat).map((a) => a.verb));
-  const mine = VERB_WORDS.find(([verb]) => verbs.has(verb));
-  if (mine) return mine[1];
-  // someone else's decision: the phase tells its kind
-  const phase = v.observation.phase;
-  if (phase === "reveal") {
-    if (v.game === "dummy-hand-spades") return String(v.options.peek || "").startsWith("flip") ? "to flip" : "to peek";
-    if (v.game === "double-dummy-whist") return "to keep or swap";
-    return "to bid";
-  }
-  if (phase === "exchange") {
-    if (v.game === "3b-spades") return "to throw back a card";
-    if (v.game === "dummy-whist" || v.game === "double-dummy-whist") return "to put cards out of play";
-    return "to pass cards";
-  }
-  return { bidding: "to bid", declare: "to name trumps", deal: "to deal" }[phase] || "to play";
+// The badge of the seat to act: what the decision is, in the game's words.
+function turnWord() {
+  const turn = words().turn;
+  return (turn && turn.doing) || "to play";
 }
 
 // --- drawing --------------------------------------------------------------------------------
@@ -264,8 +186,7 @@ function render() {
   document.body.dataset.status = v.status;
   $("title").textContent = `${v.title || v.game} · table ${v.table}`;
   document.title = `${v.title || v.game} · tricktable`;
-  $("facts").textContent = [obs.phase === "bidding" ? auctionText(info) : "", factsLine(info)]
-    .filter(Boolean).join(" · ");
+  $("facts").textContent = (words().facts || []).join(" · ");
   $("role").textContent = v.you.role === "spectator" ? "watching" : `you are ${seatName(me)}`;
   $("hand-number").textContent = obs.hand_number >= 0 ? `hand ${obs.hand_number + 1}` : "";
 
@@ -319,19 +240,22 @@ function render() {
   const arriving = page.arriving && page.arriving.key === key && !page.lastTrickShown ? page.arriving.cards : null;
   if (arriving) page.arriving = null; // they travel once, not again at each redrawing
   drawFelt($("felt"), {
-    game: v.game, info, obs, around: v.around || v.seats.map((s) => s.seat), viewer: me,
+    info, obs, around: v.around || v.seats.map((s) => s.seat), viewer: me,
     seatsMeta: Object.fromEntries(v.seats.map((s) => [s.seat, s])), seatLabel, bidText, toAct,
-    turnWord: (seat) => turnWord(seat, actions),
+    turnWord,
     clickable, onPlay: playCard, showLastTrick: page.lastTrickShown && !paused,
     completedTrick: paused ? page.pause.trick : null, gathering: paused && page.pause.gathering,
     arriving,
     sittingOut: typeof info.sitting_out === "number" ? info.sitting_out : null,
     centerText: v.status === "waiting" ? "waiting for players" : "",
-    extraCard: extraCardText(info, obs),
+    extraCard: words().middle || "",
+    trump: words().trumps ?? null, low: Boolean(words().low),
   });
 
   drawHand(obs, info, plays.get(me) || new Map(), selectingVerb ? selectable : null);
-  drawControls(actions);
+  // cards to choose may lie in a dummy this seat sees (the whist declarer's discards)
+  const elsewhere = obs.visible.some((cards, seat) => seat !== me && cards.some((c) => selectable.has(c)));
+  drawControls(actions, elsewhere);
   drawStatus(actions);
   drawInvites();
   updateHost(v);
@@ -349,7 +273,7 @@ function drawHand(obs, info, myPlays, selectable) {
     hand.append(Object.assign(document.createElement("p"), { className: "muted", textContent: "Spectators see what every player sees alike: no hands." }));
     return;
   }
-  const cards = arrange(obs.hand, trumpOf(page.view.game, info), lowHand(page.view.game, info));
+  const cards = arrange(obs.hand, words().trumps ?? null, Boolean(words().low));
   const peekable = new Set(Object.values(info.flipped || {}));
   const legalCards = new Set(myPlays.keys());
   let lastSuit = null;
@@ -397,18 +321,18 @@ function playCard(texts, card) {
   const box = $("chooser");
   box.replaceChildren();
   const p = document.createElement("p");
-  p.textContent = `Play ${card} as:`;
+  p.textContent = (words().questions || {})[card] || `Play ${cardName(card)} as:`;
   box.append(p);
   for (const t of texts) {
     const b = document.createElement("button");
-    b.textContent = t.endsWith(" low") ? "ace low (below the 2)" : "ace high";
+    b.textContent = (words().labels || {})[t] || t.split(": ")[1];
     b.addEventListener("click", () => { box.hidden = true; send(t); });
     box.append(b);
   }
   box.hidden = false;
 }
 
-function drawControls(actions) {
+function drawControls(actions, cardsElsewhere) {
   const box = $("controls");
   box.replaceChildren();
   const v = page.view;
@@ -416,7 +340,7 @@ function drawControls(actions) {
   if (!mine.length) return;
   const ctx = {
     send, seatLabel, selection: page.selection, positions: page.positions,
-    bidChoice: page.bidChoice, refresh: render,
+    bidChoice: page.bidChoice, refresh: render, cardsElsewhere,
   };
   for (const c of buildControls(v, mine, ctx)) box.append(c);
   page.bidChoice = ctx.bidChoice;
@@ -442,11 +366,12 @@ function drawStatus(actions) {
     line.textContent = "The game is over.";
   } else if (mineNow || actions.some((a) => a.seat === v.to_act)) {
     const dummyTurn = v.to_act !== v.you.seat && v.to_act >= 0;
-    const seat = v.to_act >= 0 ? v.to_act : v.you.seat;
-    line.textContent = dummyTurn ? `Your turn ${turnWord(seat, actions)} from ${seatLabel(v.to_act)}.`
-      : `Your turn ${turnWord(seat, actions)}.`;
+    line.textContent = dummyTurn ? `Your turn ${turnWord()} from ${seatLabel(v.to_act)}.`
+      : `Your turn ${turnWord()}.`;
   } else if (v.to_act >= 0) {
-    line.textContent = `Waiting for ${seatLabel(v.to_act)}.`;
+    // who is to act and how, as the game says it ("Ann plays from the dummy.")
+    const turn = words().turn;
+    line.textContent = (turn && turn.line) || `Waiting for ${seatLabel(v.to_act)}.`;
   } else {
     line.textContent = "The cards are being dealt.";
   }
