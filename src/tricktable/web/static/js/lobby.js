@@ -7,6 +7,7 @@ import {
 } from "./storage.js";
 import { asSentence } from "./text.js";
 import { qrSvg } from "./qr.js";
+import { personKey } from "./league/store.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
@@ -200,6 +201,7 @@ async function createTable(event) {
     stand_in: $("stand-in").value || strongest(game).bot,
     public: $("public").checked,
   };
+  if (group) body.group = group.token; // a table of the group: its games count in its league
   $("create-button").disabled = true;
   try {
     const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -436,7 +438,39 @@ function join(event) {
   }
 }
 
+// A table started from a league group's page (/#group=TOKEN: a fragment, which no server
+// sees): {token, name}, once the group is known; null for an ordinary table.
+let group = null;
+
+async function readGroup() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("group");
+  if (!token || !/^[A-Za-z0-9_-]{16,100}$/.test(token)) return;
+  const box = $("group-note");
+  try {
+    const r = await fetch(`/api/groups/${encodeURIComponent(token)}`, {
+      headers: personKey() ? { "x-person-key": personKey() } : {},
+    });
+    const answer = await r.json();
+    if (!r.ok) {
+      box.textContent = answer.message || "This group's link does not open a group.";
+      box.hidden = false;
+      return;
+    }
+    group = { token, name: answer.name };
+    box.replaceChildren(
+      `This table belongs to ${answer.name}: its seats are for the group's members, and every finished game counts in its league. `,
+      el("a", { href: `/league/${encodeURIComponent(token)}` }, `Back to ${answer.name}'s page`));
+    box.hidden = false;
+    $("public").checked = false;
+    $("public").disabled = true; // a group's table is the group's, not the lobby's
+  } catch {
+    box.textContent = "The server did not answer about the group; reload the page.";
+    box.hidden = false;
+  }
+}
+
 async function setUp() {
+  readGroup();
   $("name").value = savedName();
   $("name").addEventListener("input", checkName);
   $("create").addEventListener("submit", createTable);

@@ -5,7 +5,7 @@
 
 import { api, ApiError, groupPath } from "./api.js";
 import { $, el, toast } from "./dom.js";
-import { invitePanel, joinPanel, mePanel, sessionPanel, useCode } from "./person.js";
+import { invitePanel, joinPanel, mePanel, sessionPanel, startTablePanel, useCode } from "./person.js";
 import { KEY_SHAPE, forgetGroup, knownGroups, personKey, rememberGroup, rememberKey } from "./store.js";
 import {
   cardView, gamesView, h2hView, sheetView, stakesView, standingsView, weekView,
@@ -248,7 +248,7 @@ async function loadGroup(notice) {
   document.title = `${group.name} · tricktable league`;
   $("title").textContent = group.name;
   const side = [];
-  if (group.you) side.push(mePanel(group, state.token, group.you, ctx), sessionPanel(group, state.token, ctx));
+  if (group.you) side.push(startTablePanel(group, state.token), mePanel(group, state.token, group.you, ctx), sessionPanel(group, state.token, ctx));
   else side.push(joinPanel(group, state.token, state.me, ctx));
   side.push(invitePanel(group));
   $("side").replaceChildren(...side);

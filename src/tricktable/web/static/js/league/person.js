@@ -184,3 +184,12 @@ export function invitePanel(group) {
     el("p", { class: "help" }, "Whoever has the group's link can see its page and join: send it to the members only."),
     copyRow("Link", link, "group-link"), share, qr);
 }
+
+// Where a member starts a table of the group: the lobby, told the group in the link's
+// fragment (never sent to a server, never in a log); the games there count in the league.
+export function startTablePanel(group, token) {
+  const link = `/#group=${encodeURIComponent(token)}`;
+  return el("section", { class: "panel", id: "start-table-panel" }, el("h2", {}, "Play"),
+    el("p", { class: "help" }, `A table started here belongs to ${group.name}: its seats are for the members, and every finished game counts in the league by itself.`),
+    el("p", {}, el("a", { class: "button primary", href: link, id: "start-group-table" }, "Start a table for the group")));
+}
