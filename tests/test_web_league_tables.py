@@ -206,3 +206,25 @@ def test_members_mark_the_finished_game_from_the_table(tmp_path: Path) -> None:
         league.close()
 
     asyncio.run(run())
+
+
+def test_a_game_played_here_and_imported_too_is_counted_once(tmp_path: Path) -> None:
+    """The record downloaded from a group's table, imported into the same group by hand,
+    is the same game (its key is the record's hash): the import finds it there."""
+    from tricktable.league.importer import import_records
+
+    async def run() -> None:
+        url = f"sqlite:///{tmp_path / 'twice.db'}"
+        hub, league = Hub(Store(url)), LeagueStore(url)
+        table, ears, _ = await group_table(
+            hub, league, {str(s): "person" for s in range(4)}, ["Ann", "Bob", "Cy", "Di"])
+        await play_to_the_end(table, ears)
+        async with table.lock:
+            record = table.record(0)
+        await hub.close()
+        report = import_records(league, [("game.json", record, date(2026, 11, 28))], "Lunch")
+        assert report.added == () and report.already == (record_key(record),)
+        assert len(league.entries("Lunch")) == 1
+        league.close()
+
+    asyncio.run(run())
