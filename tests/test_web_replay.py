@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -316,3 +317,28 @@ def test_the_viewer_page_and_its_script_load(tmp_path: Path) -> None:
         assert page.status_code == 200 and "/static/js/replay.js" in page.text
         script = client.get("/static/js/replay.js")
         assert script.status_code == 200 and "hand=${hand}" in script.text
+
+
+def test_a_hand_is_reviewed_double_dummy_in_sentences(tmp_path: Path) -> None:
+    """?hand=N&review=1: the par, each card that cost tricks (with the moment it was played
+    and the cards that would have kept them) and the nils, in sentences naming the record's
+    players, never seat numbers; a review without a hand, or of a hand the record does not
+    have, is refused in a sentence."""
+    pytest.importorskip("numba", reason="the search extra is not installed")
+    name = NAMES[0]
+    text = (EXAMPLES / name).read_text()
+    record = load_record(EXAMPLES / name)
+    with client_for(sqlite_url(tmp_path)) as client:
+        r = client.post("/api/replay?hand=1&review=1", content=text)
+        assert r.status_code == 200, r.text
+        review = r.json()
+        assert review["hand"] == 1 and review["par"].startswith("From the first lead")
+        said = " ".join([review["par"], review["summary"], *review["nils"],
+                         *(c["line"] for c in review["cards"])])
+        assert not re.search(r"\bseat \d", said), said
+        for c in review["cards"]:
+            assert c["line"].startswith(f"Trick {c['trick']}: ") and c["cost"] > 0
+            assert record.hands[0].actions[c["at"] - 1].split()[2] == c["card"]
+        assert client.post("/api/replay?review=1", content=text).json()["error"] == "bad-hand"
+        far = client.post(f"/api/replay?hand={len(record.hands) + 1}&review=1", content=text)
+        assert far.status_code == 400 and "there is no hand" in far.json()["message"]

@@ -19,11 +19,12 @@ from functools import partial
 from typing import Any
 
 from .engine.actions import Bid, Play, Rebid, parse_action
-from .engine.cards import card_str
+from .engine.cards import card_str, parse_card
 from .engine.errors import RecordError, TricktableError
 from .engine.game import step
 from .engine.records import Record, deal_from_record, game_for_record, replay
 from .engine.state import Phase, State
+from .engine.words import card_words
 from .search.position import Move, Position, move_classes, position_of
 from .search.position import play as play_move
 from .search.solver import Solver, side_of
@@ -370,3 +371,62 @@ def review_record(
         out.append(review_hand(record, n - 1, partial(progress, n) if progress else None))
     return out
 
+
+
+def review_words(review: HandReview, record: Record) -> dict[str, Any]:
+    """A hand's review in sentences naming the record's players, for people (the replay
+    viewer): the par, each card that cost its side tricks (with the frame of the hand it
+    was played at, ``at``, and the cards that would have kept them), the nils, and a line
+    when every card kept its tricks."""
+    names = {int(s): n for s, n in record.players.items() if str(s).isdigit()}
+    game = game_for_record(record)
+
+    def who(seat: int) -> str:
+        if seat not in game.player_seats:
+            return "the dummy"
+        return names.get(seat) or game.seat_name(seat)
+
+    def side(label: str) -> str:
+        return " & ".join(who(int(s)) for s in label.split("+"))
+
+    def tricks(n: int) -> str:
+        return f"{n} trick{'' if n == 1 else 's'}"
+
+    par = [f"{side(label)} {tricks(value)}" for label, value in review.par.items()]
+    actions = record.hands[review.hand - 1].actions
+    cards = []
+    for c in review.cards:
+        if c.cost <= 0:
+            continue
+        at = next((i + 1 for i, text in enumerate(actions)
+                   if text.split()[:3] == [f"{c.seat}:", "play", c.card]), None)
+        kept = [card_words(parse_card(b)) for b in c.better]
+        line = (f"Trick {c.trick}: {who(c.seat)}'s {card_words(parse_card(c.card))[4:]} cost "
+                f"{tricks(c.cost)}")
+        line += f"; {_either(kept)} would have kept {'it' if c.cost == 1 else 'them'}." \
+            if kept else "."
+        cards.append({"trick": c.trick, "seat": c.seat, "card": c.card, "cost": c.cost,
+                      "at": at, "line": line})
+    nils = []
+    for n in review.nils:
+        if not n.makeable:
+            nils.append(f"{who(n.seat)}'s nil could not be made against the best defence.")
+        elif n.made:
+            nils.append(f"{who(n.seat)}'s nil was made.")
+        elif n.lost_at is not None:
+            nils.append(f"{who(n.seat)}'s nil could be made, until trick {n.lost_at.trick}: "
+                        f"{card_words(parse_card(n.lost_at.card))}.")
+    return {
+        "hand": review.hand,
+        "par": ("From the first lead, double dummy: " + ", ".join(par) + ".") if par else None,
+        "cards": cards,
+        "nils": nils,
+        "summary": ("Every card kept its side's tricks." if not cards else
+                    f"{len(cards)} card{'' if len(cards) == 1 else 's'} cost tricks."),
+    }
+
+
+def _either(things: list[str]) -> str:
+    if len(things) <= 1:
+        return "".join(things)
+    return ", ".join(things[:-1]) + " or " + things[-1]

@@ -264,8 +264,9 @@ def create_app(
 
     async def replay_record(request: Request) -> Response:
         """A record (the body) for the replay viewer: without ``?hand=N`` the game's facts,
-        its hands and their results; with it hand N's frames. ``?seat=N`` for one seat's
-        view, all hands open otherwise (docs/protocol.md)."""
+        its hands and their results; with it hand N's frames, or with ``&review=1`` hand N's
+        double-dummy review in sentences. ``?seat=N`` for one seat's view, all hands open
+        otherwise (docs/protocol.md)."""
         try:
             body = await _body(request, MAX_RECORD_BYTES)
         except BodyTooLarge:
@@ -282,8 +283,11 @@ def create_app(
         except ValueError:
             return _error(400, "bad-hand", "hand is a hand's number in the record, from 1")
 
+        review = request.query_params.get("review", "") in ("1", "true")
+        if review and hand is None:
+            return _error(400, "bad-hand", "a review is of one hand: say which (?hand=N)")
         try:
-            outcome, content = await run_replay(body, seat, hand)
+            outcome, content = await run_replay(body, seat, hand, review)
         except ReplayBusy as e:
             busy = _error(503, "busy", str(e))
             busy.headers["retry-after"] = "1"

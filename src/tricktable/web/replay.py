@@ -27,6 +27,7 @@ from ..engine.game import Game
 from ..engine.records import Record, game_for_record, loads_record, replay
 from ..engine.state import State
 from ..engine.words import naming
+from ..search import search_installed
 from . import protocol
 
 MAX_REPLAY_HANDS = 1_000
@@ -108,13 +109,41 @@ def replay_body(body: bytes, seat: int | None, hand: int | None) -> tuple[str, b
         return "bad-record", str(e).encode()
 
 
-async def run_replay(body: bytes, seat: int | None, hand: int | None) -> tuple[str, bytes]:
-    """``replay_body`` in a worker process if fewer than MAX_REPLAYS_AT_ONCE replays are
-    running; raises ReplayBusy otherwise, at once."""
+def review_body(body: bytes, hand: int) -> tuple[str, bytes]:
+    """The double-dummy review of hand ``hand`` (from 1) of the record ``body``, in
+    sentences (``analysis.review_words``), as a worker process runs it: ("ok", JSON) or
+    (an error code, its one sentence). Needs the solver (the ``search`` extra)."""
+    try:
+        record = loads_record(body.decode("utf-8"), "the record")
+        check_limits(record)
+        replay(record)  # the whole record is legal, or it is refused naming what is not
+        if not 1 <= hand <= len(record.hands):
+            raise RecordError(
+                f"the record has {len(record.hands)} hands; there is no hand {hand}")
+        if not search_installed():
+            return "no-solver", (b"a hand is reviewed by the double-dummy solver, which this "
+                                 b"server does not have (the search extra)")
+        from ..analysis import review_hand, review_words
+
+        return "ok", json.dumps(review_words(review_hand(record, hand - 1), record)).encode()
+    except UnicodeDecodeError:
+        return "bad-record", b"a record is UTF-8 JSON text"
+    except ReplayTooLarge as e:
+        return "too-large", str(e).encode()
+    except RecordError as e:
+        return "bad-record", str(e).encode()
+
+
+async def run_replay(body: bytes, seat: int | None, hand: int | None,
+                     review: bool = False) -> tuple[str, bytes]:
+    """``replay_body`` (or ``review_body``) in a worker process if fewer than
+    MAX_REPLAYS_AT_ONCE replays are running; raises ReplayBusy otherwise, at once."""
     if not _replay_slots.acquire(blocking=False):
         raise ReplayBusy("the server is busy replaying; try again in a moment")
     try:
-        running = asyncio.wrap_future(_pool().submit(replay_body, body, seat, hand))
+        work = (_pool().submit(review_body, body, hand or 0) if review
+                else _pool().submit(replay_body, body, seat, hand))
+        running = asyncio.wrap_future(work)
     except BaseException:
         _replay_slots.release()
         raise

@@ -94,6 +94,43 @@ async function open() {
   await go(1, 0);
 }
 
+// The double-dummy review of the hand shown, in the server's sentences: the par, each card
+// that cost its side tricks (a button goes to the moment it was played), the nils.
+async function review() {
+  const box = $("review");
+  const hand = state.hand;
+  box.hidden = false;
+  box.replaceChildren(Object.assign(document.createElement("p"), {
+    className: "muted", textContent: `Reviewing hand ${hand} double dummy…` }));
+  let answer;
+  try {
+    answer = await ask(`hand=${hand}&review=1`);
+  } catch (e) {
+    box.replaceChildren(Object.assign(document.createElement("p"), { className: "error", textContent: e.message }));
+    return;
+  }
+  if (hand !== state.hand) return; // the person moved on meanwhile
+  const h = document.createElement("h2");
+  h.textContent = `Hand ${answer.hand}, double dummy`;
+  const lines = [answer.par, answer.summary].filter(Boolean).map((text) =>
+    Object.assign(document.createElement("p"), { textContent: text }));
+  const list = document.createElement("ul");
+  for (const c of answer.cards) {
+    const li = document.createElement("li");
+    li.textContent = `${c.line} `;
+    if (c.at !== null) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = "show";
+      b.addEventListener("click", () => go(answer.hand, c.at));
+      li.append(b);
+    }
+    list.append(li);
+  }
+  for (const line of answer.nils) list.append(Object.assign(document.createElement("li"), { textContent: line }));
+  box.replaceChildren(h, ...lines, list);
+}
+
 // show moment ``at`` of hand ``hand`` (``at`` -1: its last), once its frames are here
 async function go(hand, at) {
   if (!state.outline) return;
@@ -107,6 +144,7 @@ async function go(hand, at) {
     return;
   }
   if (ticket !== state.wanted) return; // the person has moved on meanwhile
+  if (hand !== state.hand) $("review").hidden = true; // a review is of the hand it was asked for
   state.hand = hand;
   state.at = at < 0 ? frames.length - 1 : Math.max(0, Math.min(at, frames.length - 1));
   draw(frames[state.at]);
@@ -216,6 +254,7 @@ function setUp() {
   $("trick-back").addEventListener("click", trickBack);
   $("hand-on").addEventListener("click", handOn);
   $("hand-back").addEventListener("click", handBack);
+  $("review-hand").addEventListener("click", review);
   $("slider").addEventListener("input", () => goToMoment(Number($("slider").value)));
   document.addEventListener("keydown", (e) => {
     if (!state.outline || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
@@ -247,6 +286,10 @@ async function openLinkedRecord() {
   while (select.options.length > 1) select.remove(1); // another record may have other seats
   select.value = "all";
   await open();
+  // a link to one hand, and its review (the table's "review" links)
+  const hand = Number(from.get("hand") || 0);
+  if (hand > 1) await go(hand, 0);
+  if (from.get("review") === "1") await review();
 }
 
 setUp();

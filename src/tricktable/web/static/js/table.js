@@ -425,6 +425,19 @@ function drawEnd() {
   replay.textContent = "Replay it";
   replay.className = "button";
   box.append(link, " ", replay);
+  if (v.results.length) {
+    // each hand's double-dummy review: the tricks each card cost, in the replay viewer
+    const reviews = document.createElement("p");
+    reviews.className = "hand-reviews";
+    reviews.append("Review a hand double dummy: ");
+    v.results.forEach((_, i) => {
+      const a = document.createElement("a");
+      a.href = `${replay.href}&hand=${i + 1}&review=1`;
+      a.textContent = `hand ${i + 1}`;
+      reviews.append(i ? ", " : "", a);
+    });
+    box.append(reviews);
+  }
   const league = leagueSection(v, page.token, toast);
   if (league) box.append(league);
   const host = hostTokenFor(v.table);
