@@ -1,12 +1,15 @@
-"""Load on one web server process: N tables at once, people on sockets, bots in the rest.
+"""Load on web server processes: N tables at once, people on sockets, bots in the rest.
 
 The server (``tricktable serve``, a fresh SQLite database unless ``--db``) runs in its own
-process on loopback. This process creates ``--tables`` tables of ``--game``, each with one
-person's seat and bots (``rules``, paced by ``--pace`` seconds) in the others, and holds
-one websocket per table for its person: the person answers each view that asks him
-something with the rules bot's choice, after ``--think`` seconds (a person thinks; a
-client answering at once would be measuring a robot, not a table). When a game ends the
-host asks for a rematch, so every table plays all the time.
+process on loopback; with ``--processes N``, N server processes on one PostgreSQL database
+(``--db postgresql+psycopg://...``, or a cluster of the run's own made with PostgreSQL's
+``initdb``) behind Debian's nginx configured by ``docs/nginx/tricktable.conf``, and every
+request and socket goes through nginx. This process creates ``--tables`` tables of
+``--game``, each with one person's seat and bots (``rules``, paced by ``--pace`` seconds)
+in the others, and holds one websocket per table for its person: the person answers each
+view that asks him something with the rules bot's choice, after ``--think`` seconds (a
+person thinks; a client answering at once would be measuring a robot, not a table). When a
+game ends the host asks for a rematch, so every table plays all the time.
 
 After ``--warmup`` seconds, for ``--seconds`` seconds it counts:
 
@@ -15,13 +18,18 @@ After ``--warmup`` seconds, for ``--seconds`` seconds it counts:
 - **round trip**: from a person's action leaving this process to the view that shows it
   arriving back (the engine's check, the commit to the database, the broadcast): p50, p99
   and the worst, in milliseconds;
-- the server process's CPU use (1.0 is one core busy).
+- the server process's CPU use (1.0 is one core busy); with ``--processes``, each
+  process's, nginx's, and the database's: its backends' CPU, transactions, rows inserted
+  and updated a second, its connections, and the tables each process held at the end.
 
 The last two lines are ``tables: N`` and ``p99_ms: X``. The goal on a 2-core machine:
-1,000 tables with p99 under 50 ms.
+1,000 tables with p99 under 50 ms; two processes carry twice the tables of one at the same
+p99.
 
 Run: ``.venv/bin/python benchmarks/web_load.py [--tables 1000] [--seconds 30]``
-(needs the ``web`` extra; about a minute with the defaults).
+(needs the ``web`` extra; about a minute with the defaults), and
+``.venv/bin/python benchmarks/web_load.py --processes 2 --tables 2000`` (also needs nginx
+and PostgreSQL's programs, or ``--db`` naming a PostgreSQL database).
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -48,6 +57,13 @@ import websockets
 from tricktable import make_game
 from tricktable.bots import make_bot
 from tricktable.web.protocol import observation_from_json
+
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+
+SERVER_ENVIRONMENT = {
+    # one address makes every table and holds every socket here
+    "TRICKTABLE_CREATE_RATE": "100000/100000", "TRICKTABLE_SOCKETS_PER_ADDRESS": "100000",
+}
 
 
 def free_port() -> int:
@@ -70,6 +86,60 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """A process's children (Linux /proc): nginx's workers."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+class Database:
+    """What PostgreSQL does for the run: its backends serving the database (their CPU,
+    read through /proc on this machine), transactions committed (reads included), rows
+    inserted and updated, connections."""
+
+    def __init__(self, url: str) -> None:
+        from sqlalchemy.engine import make_url
+
+        u = make_url(url)
+        self.conninfo = {"host": u.host, "port": u.port, "user": u.username,
+                         "password": u.password, "dbname": u.database}
+        self.name = u.database
+
+    def sample(self) -> dict[str, Any]:
+        import psycopg
+
+        with psycopg.connect(**self.conninfo, autocommit=True) as conn:
+            commits, inserted, updated = conn.execute(
+                "SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database "
+                "WHERE datname = %s", (self.name,)).fetchone()
+            pids = [p for (p,) in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
+                "pg_backend_pid()", (self.name,)).fetchall()]
+            owners = dict(conn.execute(
+                "SELECT coalesce(lease_owner, '-'), count(*) FROM web_tables WHERE status "
+                "NOT IN ('over', 'ended') GROUP BY 1").fetchall())
+        return {"commits": int(commits), "inserted": int(inserted), "updated": int(updated),
+                "pids": pids,
+                "cpu": {p: cpu_seconds(p) for p in pids}, "owners": owners}
+
+
+def database_figures(before: dict[str, Any], after: dict[str, Any], wall: float
+                     ) -> dict[str, Any]:
+    common = [p for p in after["pids"] if p in before["cpu"]]
+    cpu = sum(after["cpu"][p] - before["cpu"][p] for p in common)
+    return {
+        "db_transactions_per_s": round((after["commits"] - before["commits"]) / wall, 1),
+        "db_inserts_per_s": round((after["inserted"] - before["inserted"]) / wall, 1),
+        "db_updates_per_s": round((after["updated"] - before["updated"]) / wall, 1),
+        "db_connections": len(after["pids"]),
+        "db_backends_cpu": round(cpu / wall, 2),
+        "tables_per_owner": after["owners"],
+    }
 
 
 class Stats:
@@ -150,8 +220,7 @@ class Person:
             if m["status"] == "over" and m["game_number"] == self.game_number:
                 self.stats.games += 1
                 self.game_number += 1
-                await http.post(f"/api/tables/{self.table}/rematch",
-                                headers={"authorization": f"Bearer {self.host}"})
+                await self._rematch(http)
                 continue
             if m["legal"] and m["status"] == "playing":
                 choice = self.choose(m)
@@ -159,6 +228,16 @@ class Person:
                     if self.pending is not None:
                         self.pending.cancel()
                     self.pending = asyncio.create_task(self._answer(ws, m["seq"], choice))
+
+    async def _rematch(self, http: httpx.AsyncClient) -> None:
+        """Ask for the next game; a table moving between processes answers 503 for a
+        moment (Retry-After)."""
+        for _ in range(20):
+            r = await http.post(f"/api/tables/{self.table}/rematch",
+                                headers={"authorization": f"Bearer {self.host}"})
+            if r.status_code != 503:
+                return
+            await asyncio.sleep(float(r.headers.get("retry-after", "1")))
 
     async def _answer(self, ws: Any, seq: int, choice: str) -> None:
         await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
@@ -169,7 +248,9 @@ class Person:
             await ws.send(json.dumps({"type": "action", "seq": seq, "action": choice}))
 
 
-async def load(args: argparse.Namespace, base: str, server_pid: int) -> dict[str, Any]:
+async def load(args: argparse.Namespace, base: str, watched: dict[str, int],
+               database: Database | None = None) -> dict[str, Any]:
+    """The run; ``watched``: the processes whose CPU is measured, by name."""
     stats = Stats()
     rng = random.Random(args.seed)
     limits = httpx.Limits(max_connections=50)
@@ -198,7 +279,9 @@ async def load(args: argparse.Namespace, base: str, server_pid: int) -> dict[str
         await asyncio.sleep(args.warmup)
         seq_before = sum(p.seq for p in people)  # a table's seq counts on across rematches
         games_before = stats.games
-        cpu_before, wall_before = cpu_seconds(server_pid), time.perf_counter()
+        db_before = database.sample() if database is not None else None
+        cpu_before = {name: cpu_seconds(pid) for name, pid in watched.items()}
+        wall_before = time.perf_counter()
         stats.measuring = True
         for second in range(int(args.seconds)):
             await asyncio.sleep(1)
@@ -206,7 +289,9 @@ async def load(args: argparse.Namespace, base: str, server_pid: int) -> dict[str
                   f"{len(stats.latencies)} round trips", end="", file=sys.stderr)
         stats.measuring = False
         wall = time.perf_counter() - wall_before
-        cpu = cpu_seconds(server_pid) - cpu_before
+        cpu = {name: (cpu_seconds(pid) - cpu_before[name]) / wall
+               for name, pid in watched.items()}
+        db_after = database.sample() if database is not None else None
         seq_after = sum(p.seq for p in people)
         games = stats.games - games_before
         print(file=sys.stderr)
@@ -220,6 +305,14 @@ async def load(args: argparse.Namespace, base: str, server_pid: int) -> dict[str
         return 1000 * lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")
 
     actions = max(0, seq_after - seq_before)
+    servers = [round(v, 2) for k, v in cpu.items() if k.startswith("server")]
+    extra: dict[str, Any] = {}
+    if len(servers) > 1 or "nginx" in cpu:
+        extra["processes"] = len(servers)
+        extra["server_cpu_each"] = servers
+        extra["nginx_cpu"] = round(cpu.get("nginx", float("nan")), 2)
+    if db_before is not None and db_after is not None:
+        extra.update(database_figures(db_before, db_after, wall))
     return {
         "tables": args.tables, "game": args.game, "bot_pace_s": args.pace,
         "think_s": args.think, "seconds": round(wall, 1),
@@ -227,9 +320,96 @@ async def load(args: argparse.Namespace, base: str, server_pid: int) -> dict[str
         "round_trips": len(lat), "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
         "max_ms": round(1000 * lat[-1], 2) if lat else None,
         "games_finished": games, "refused": stats.refused, "reconnects": stats.reconnects,
-        "server_cpu": round(cpu / wall, 2),
+        "server_cpu": round(sum(servers), 2),
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        **extra,
     }
+
+
+def start_servers(urls: list[str], folder: str
+                  ) -> tuple[list[subprocess.Popen[bytes]], list[int]]:
+    """``tricktable serve`` per URL on a free port each, one after the other (the first
+    makes the schema), each logging to ``folder``/server-N.log; their processes and ports
+    once each answers."""
+    processes: list[subprocess.Popen[bytes]] = []
+    ports: list[int] = []
+    for i, url in enumerate(urls):
+        port = free_port()
+        with open(Path(folder) / f"server-{i + 1}.log", "ab") as log:
+            processes.append(subprocess.Popen(
+                [sys.executable, "-m", "tricktable", "serve", "--port", str(port), "--db",
+                 url], stdout=subprocess.DEVNULL, stderr=log, preexec_fn=raise_file_limit,
+                env={**os.environ, **SERVER_ENVIRONMENT}))
+        ports.append(port)
+        for _ in range(600):
+            if processes[-1].poll() is not None:
+                raise SystemExit(f"the server on port {port} stopped at start (status "
+                                 f"{processes[-1].returncode}): is --db usable?")
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+    return processes, ports
+
+
+def run_one(args: argparse.Namespace, folder: str) -> dict[str, Any]:
+    """One server process, spoken to directly."""
+    db = args.db or f"sqlite:///{folder}/load.db"
+    processes, ports = start_servers([db], folder)
+    try:
+        return asyncio.run(load(args, f"http://127.0.0.1:{ports[0]}",
+                                {"server": processes[0].pid}))
+    finally:
+        for p in processes:
+            p.terminate()
+            p.wait(10)
+
+
+def run_behind_nginx(args: argparse.Namespace, folder: str) -> dict[str, Any]:
+    """``--processes`` server processes on one PostgreSQL database behind nginx."""
+    sys.path.insert(0, str(TESTS))
+    from nginx_process import Nginx
+
+    cluster = cluster_folder = None
+    url = args.db
+    if url is None:
+        from conftest import own_postgres_cluster
+        from web_faults import new_database
+
+        # not in ``folder``: that is private to this user, and the cluster may run as the
+        # postgres user
+        cluster_folder = Path(tempfile.mkdtemp(prefix="tricktable-load-pg-"))
+        try:
+            cluster = own_postgres_cluster(cluster_folder)
+        except (RuntimeError, OSError) as e:
+            shutil.rmtree(cluster_folder, ignore_errors=True)
+            raise SystemExit(f"--processes needs PostgreSQL: {e} (or --db "
+                             "postgresql+psycopg://...)") from None
+        url = new_database(cluster.url, "tricktable_load")
+    elif not url.startswith("postgresql"):
+        raise SystemExit("--processes needs a PostgreSQL database (--db postgresql+psycopg://...)")
+    processes: list[subprocess.Popen[bytes]] = []
+    nginx = None
+    try:
+        processes, ports = start_servers([url] * args.processes, folder)
+        nginx = Nginx(ports, Path(folder), worker_connections=4 * args.tables + 256)
+        nginx.start()
+        watched = {f"server {i + 1}": p.pid for i, p in enumerate(processes)}
+        workers = children(nginx.process.pid) if nginx.process is not None else []
+        if workers:
+            watched["nginx"] = workers[0]
+        return asyncio.run(load(args, nginx.base, watched, Database(url)))
+    finally:
+        if nginx is not None:
+            nginx.stop()
+        for p in processes:
+            p.terminate()
+            p.wait(10)
+        if cluster is not None:
+            cluster.stop()
+        if cluster_folder is not None:
+            shutil.rmtree(cluster_folder, ignore_errors=True)
 
 
 def main() -> None:
@@ -243,27 +423,17 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--processes", type=int, default=None, metavar="N",
+                        help="N server processes on PostgreSQL behind nginx (default: one "
+                        "process, spoken to directly)")
     args = parser.parse_args()
+    if args.processes is not None and not 1 <= args.processes <= 64:
+        parser.error("--processes: between 1 and 64")
     raise_file_limit()
     folder = tempfile.mkdtemp(prefix="tricktable-load-")
-    db = args.db or f"sqlite:///{folder}/load.db"
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tricktable", "serve", "--port", str(port), "--db", db],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=raise_file_limit,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                httpx.get(base + "/api/games", timeout=1).raise_for_status()
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        result = asyncio.run(load(args, base, server.pid))
-    finally:
-        server.terminate()
-        server.wait(10)
+    run = run_one if args.processes is None else run_behind_nginx
+    result = run(args, folder)
+    print(f"the servers' logs: {folder}", file=sys.stderr)
     if args.json:
         print(json.dumps(result))
         return

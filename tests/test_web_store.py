@@ -20,7 +20,7 @@ from test_league_store import season
 from tricktable.league.store import LeagueStore
 from tricktable.league.threeb import threeb_history
 from tricktable.web.spec import table_spec
-from tricktable.web.store import EventRow, Store, TableRow, TokenRow, Writer
+from tricktable.web.store import EventRow, ServerRow, Store, TableRow, TokenRow, Writer
 from tricktable.web.tables import MOVED_CODE, Hub, Refused, TableElsewhere
 from web_helpers import client_for, create, play_game, receive_json
 
@@ -121,10 +121,11 @@ def test_a_process_whose_lease_was_taken_can_no_longer_write(database_url: str) 
         table_b = await hub_b.get(table_a.id)
         assert table_b is not None
 
-        # B's lease expires as if B were stopped; A takes the table back (a new epoch)
+        # B stops renewing, as if it were stopped: its row expires, and A takes the table
+        # back (a new epoch)
         with store_a.session() as s:
-            s.execute(update(TableRow).where(TableRow.id == table_a.id)
-                      .values(lease_expires=datetime.now(UTC) - timedelta(seconds=1)))
+            s.execute(update(ServerRow).where(ServerRow.owner == hub_b.owner)
+                      .values(expires=datetime.now(UTC) - timedelta(seconds=1)))
         table_a = await hub_a.get(table_a.id)
         assert table_a is not None and table_a.epoch > table_b.epoch
         ear = Listened()

@@ -632,14 +632,24 @@ def serve_command(
         float, typer.Option("--think", metavar="SECONDS", min=0.0, max=MAX_THINK,
                             help=THINK_HELP)
     ] = DEFAULT_THINK,
+    workers: Annotated[
+        int, typer.Option("--workers", metavar="N", min=1, max=64,
+                          help="Server processes, on ports PORT to PORT+N-1 (PostgreSQL "
+                          "only; put nginx in front: docs/deployment.md).")
+    ] = 1,
 ) -> None:
     """Serve tables over the web: friends at one table, bots in empty seats."""
     try:
         from .web import ServeError, serve
+        from .web.workers import serve_workers
     except ImportError:
         fail("serve needs the web extra: pip install 'tricktable[web]'")
     try:
-        serve(host, port, db, open_browser, think or None)
+        if workers == 1:
+            serve(host, port, db, open_browser, think or None)
+        else:
+            raise typer.Exit(serve_workers(host, port, workers, db, open_browser,
+                                           think or None))
     except ServeError as e:
         fail(str(e))
 

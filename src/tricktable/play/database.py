@@ -11,8 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
+
+MIGRATION_LOCK_KEY = 0x7472_6963_6B6D  # "trickm": one process migrates at a time
 
 
 def open_database(url: str, migrations: Path) -> Engine:
@@ -35,6 +37,12 @@ def upgrade(engine: Engine, migrations: Path) -> None:
     config = Config()
     config.set_main_option("script_location", str(migrations))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # several server processes starting at once on a new database: one migrates,
+            # the others wait for it and then find nothing to do (the lock ends with the
+            # transaction)
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK_KEY})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

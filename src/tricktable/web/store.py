@@ -43,6 +43,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import text as sql_text
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from ..play.database import open_database
@@ -71,9 +73,21 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(when: datetime) -> datetime:
-    """A time read back from the database in UTC (SQLite keeps no time zone)."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+def _alive(s: Session, owner: str, now: datetime) -> bool:
+    """Is the process ``owner`` alive (its row renewed within its lease)?"""
+    expires = s.scalar(select(ServerRow.expires).where(ServerRow.owner == owner))
+    if expires is None:
+        return False
+    return (expires if expires.tzinfo is not None else expires.replace(tzinfo=UTC)) >= now
+
+
+def keep_alive(s: Session, owner: str, until: datetime) -> None:
+    """The process ``owner`` is alive until ``until``: its row made or renewed in one
+    statement (two threads of a process may do it at once)."""
+    upsert: Any = (postgres_insert if s.get_bind().dialect.name == "postgresql"
+                   else sqlite_insert)(ServerRow).values(owner=owner, expires=until)
+    s.execute(upsert.on_conflict_do_update(index_elements=[ServerRow.owner],
+                                           set_={"expires": until}))
 
 
 def _postgres_settings(dbapi_connection: Any, _record: Any) -> None:
@@ -129,12 +143,11 @@ class TableRow(Base):
     group_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The league group whose page started the table: its finished games go to the
     group's league (docs/league.md)."""
-    lease_owner: Mapped[str | None] = mapped_column(String(80), nullable=True)
-    """The server process that owns the table now (docs/deployment.md, "Leases")."""
+    lease_owner: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)
+    """The server process that owns the table now (docs/deployment.md, "Leases"): its lease
+    holds while that process's ``ServerRow`` has not expired."""
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0)
     """Grows at each taking of the lease: an append carries the epoch it was made under."""
-    lease_expires: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
-                                                           nullable=True)
     lease_wanted: Mapped[str | None] = mapped_column(String(80), nullable=True)
     """A process the proxy sends the table's requests to: the owner hands it over."""
 
@@ -178,6 +191,16 @@ class EventRow(Base):
     text: Mapped[str] = mapped_column(Text)
     actor: Mapped[str] = mapped_column(String(80))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class ServerRow(Base):
+    """A server process of the database, alive until ``expires`` (renewed every second):
+    the leases of its tables hold while it is alive. One row a process, however many
+    tables it holds."""
+
+    __tablename__ = "web_servers"
+    owner: Mapped[str] = mapped_column(String(80), primary_key=True)
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class GameRecordRow(Base):
@@ -303,52 +326,47 @@ class Store:
     # --- leases -------------------------------------------------------------------------
 
     def take_lease(self, table_id: str, owner: str, seconds: float) -> int | None:
-        """Own ``table_id`` for ``seconds`` (renewed by ``renew_leases``): the lease's new
-        epoch; None if there is no such table; TableHeld if another process holds an
-        unexpired lease (it is then asked to hand the table over: ``lease_wanted``)."""
+        """Own ``table_id`` (while ``owner`` stays alive: ``renew_leases``): the lease's
+        new epoch; None if there is no such table; TableHeld if another live process holds
+        it (it is then asked to hand the table over: ``lease_wanted``)."""
         now = _now()
         with self.session() as s:
             if self.engine.dialect.name == "postgresql":
                 # a holder stopped inside a transaction must not stall the taker for long
                 s.execute(sql_text("SET LOCAL lock_timeout = '2s'"))
-            row = s.execute(select(TableRow.lease_owner, TableRow.lease_epoch,
-                                   TableRow.lease_expires)
+            row = s.execute(select(TableRow.lease_owner, TableRow.lease_epoch)
                             .where(TableRow.id == table_id).with_for_update()).first()
             if row is None:
                 return None
-            holder, epoch, expires = row
-            if holder is not None and holder != owner and expires is not None \
-                    and _aware(expires) > now:
+            holder, epoch = row
+            alive = holder is not None and holder != owner and _alive(s, holder, now)
+            if alive:
                 s.execute(update(TableRow).where(TableRow.id == table_id)
                           .values(lease_wanted=owner))
-                wanted = True
             else:
-                wanted = False
                 epoch = (epoch or 0) + 1
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(
-                    lease_owner=owner, lease_epoch=epoch, lease_wanted=None,
-                    lease_expires=now + timedelta(seconds=seconds)))
-        if wanted:  # committed: the holder sees the request
+                    lease_owner=owner, lease_epoch=epoch, lease_wanted=None))
+                keep_alive(s, owner, now + timedelta(seconds=seconds))
+        if alive:  # committed: the holder sees the request
             raise TableHeld(table_id)
         return int(epoch)
 
     def renew_leases(self, owner: str, held: dict[str, int], seconds: float
                      ) -> tuple[set[str], set[str]]:
-        """Renew ``owner``'s leases of ``held`` (table -> epoch). Returns the tables whose
-        lease is lost (taken over: another epoch or owner) and those another process asked
-        for (hand them over: ``release_lease``)."""
-        if not held:
-            return set(), set()
-        until = _now() + timedelta(seconds=seconds)
+        """Keep ``owner`` alive ``seconds`` more (one row, whatever it holds), and look at
+        its tables ``held`` (table -> epoch): those whose lease is lost (another epoch or
+        owner: taken over) and those another process asked for (hand them over:
+        ``release_lease``)."""
         with self.session() as s:
+            keep_alive(s, owner, _now() + timedelta(seconds=seconds))
+            if not held:
+                return set(), set()
             rows = s.execute(select(TableRow.id, TableRow.lease_owner, TableRow.lease_epoch,
                                     TableRow.lease_wanted)
-                             .where(TableRow.id.in_(list(held))).with_for_update()).all()
-            kept = {r.id for r in rows if r.lease_owner == owner and r.lease_epoch == held[r.id]}
-            if kept:
-                s.execute(update(TableRow).where(TableRow.id.in_(kept))
-                          .values(lease_expires=until))
-            wanted = {r.id for r in rows if r.id in kept and r.lease_wanted not in (None, owner)}
+                             .where(TableRow.id.in_(list(held)))).all()
+        kept = {r.id for r in rows if r.lease_owner == owner and r.lease_epoch == held[r.id]}
+        wanted = {r.id for r in rows if r.id in kept and r.lease_wanted not in (None, owner)}
         return set(held) - kept, wanted
 
     def release_lease(self, table_id: str, owner: str, epoch: int) -> None:
@@ -356,16 +374,17 @@ class Store:
         with self.session() as s:
             s.execute(update(TableRow).where(
                 TableRow.id == table_id, TableRow.lease_owner == owner,
-                TableRow.lease_epoch == epoch).values(lease_owner=None, lease_expires=None))
+                TableRow.lease_epoch == epoch).values(lease_owner=None))
 
     def orphans(self, limit: int = 50) -> list[str]:
-        """Tables under way whose lease is free or expired: their owner died (or the server
-        restarted); a process takes them so that their bots carry on."""
+        """Tables under way whose owner is gone (its row expired: it died or was stopped)
+        or that nobody owns: a process takes them so that their bots carry on."""
         now = _now()
+        alive = select(ServerRow.owner).where(ServerRow.expires >= now)
         with self.session() as s:
             return list(s.scalars(select(TableRow.id).where(
                 TableRow.status == "playing",
-                (TableRow.lease_owner.is_(None)) | (TableRow.lease_expires < now),
+                TableRow.lease_owner.is_(None) | TableRow.lease_owner.not_in(alive),
             ).order_by(TableRow.created).limit(limit)))
 
     @contextlib.contextmanager

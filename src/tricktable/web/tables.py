@@ -55,6 +55,7 @@ from .store import (
     TableRow,
     TokenRow,
     Writer,
+    keep_alive,
     save_snapshot,
     token_hash,
 )
@@ -723,8 +724,11 @@ class LiveTable:
         league group's table a seat is taken by a member of the group (``person_key``, the
         key the group's page gave them), under the member's own name."""
         if not self.hub.leases_fresh():
-            # stopped or cut off longer than a lease: the table may be another's by now
-            raise Refused("moving", MOVING)
+            # stopped, starved or cut off longer than a lease: the table may be another's
+            # by now; ask the database before seating anyone
+            await self.hub.renew_leases()
+            if self.hub.tables.get(self.id) is not self or not self.hub.leases_fresh():
+                raise Refused("moving", MOVING)
         async with self.lock:
             found = self.tokens.get(token_hash(token))
             if found is None:
@@ -1616,8 +1620,8 @@ class Hub:
                 bot_pace=spec.bot_pace, away_grace=spec.away_grace, stand_in=spec.stand_in,
                 status=WAITING, seed_chosen=spec.seed_chosen, public=spec.public,
                 group_id=group_id, lease_owner=self.owner, lease_epoch=1,
-                lease_expires=datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS),
             ))
+            keep_alive(s, self.owner, datetime.now(UTC) + timedelta(seconds=LEASE_SECONDS))
             s.flush()
             s.add(TokenRow(hash=token_hash(host), table_id=table_id, role=HOST))
             s.add(TokenRow(hash=token_hash(spectator), table_id=table_id, role=SPECTATOR))
