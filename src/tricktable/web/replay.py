@@ -19,6 +19,7 @@ import json
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -98,23 +99,15 @@ def replay_body(body: bytes, seat: int | None, hand: int | None) -> tuple[str, b
     """The whole of one replay request, as a worker process runs it: ("ok", the answer's
     JSON) or (an error code, its one sentence). Nothing but bytes and text cross back, so
     no exception (and no traceback holding the body) outlives the request."""
-    try:
-        record = loads_record(body.decode("utf-8"), "the record")
-        return "ok", replay_json(record, seat, hand)
-    except UnicodeDecodeError:
-        return "bad-record", b"a record is UTF-8 JSON text"
-    except ReplayTooLarge as e:
-        return "too-large", str(e).encode()
-    except RecordError as e:
-        return "bad-record", str(e).encode()
+    return _answered(body, lambda record: ("ok", replay_json(record, seat, hand)))
 
 
 def review_body(body: bytes, hand: int) -> tuple[str, bytes]:
     """The double-dummy review of hand ``hand`` (from 1) of the record ``body``, in
     sentences (``analysis.review_words``), as a worker process runs it: ("ok", JSON) or
     (an error code, its one sentence). Needs the solver (the ``search`` extra)."""
-    try:
-        record = loads_record(body.decode("utf-8"), "the record")
+
+    def review(record: Record) -> tuple[str, bytes]:
         check_limits(record)
         replay(record)  # the whole record is legal, or it is refused naming what is not
         if not 1 <= hand <= len(record.hands):
@@ -126,6 +119,14 @@ def review_body(body: bytes, hand: int) -> tuple[str, bytes]:
         from ..analysis import review_hand, review_words
 
         return "ok", json.dumps(review_words(review_hand(record, hand - 1), record)).encode()
+
+    return _answered(body, review)
+
+
+def _answered(body: bytes, work: Callable[[Record], tuple[str, bytes]]) -> tuple[str, bytes]:
+    """``work`` on the record ``body``, its refusals as (an error code, one sentence)."""
+    try:
+        return work(loads_record(body.decode("utf-8"), "the record"))
     except UnicodeDecodeError:
         return "bad-record", b"a record is UTF-8 JSON text"
     except ReplayTooLarge as e:

@@ -7,6 +7,7 @@ import {
 } from "./storage.js";
 import { asSentence } from "./text.js";
 import { qrSvg } from "./qr.js";
+import { copyButton } from "./copy.js";
 import { personKey } from "./league/store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -240,20 +241,7 @@ function linkRow(label, url) {
     });
     buttons.push(share);
   }
-  const copy = el("button", { type: "button", class: "copy" }, "Copy");
-  copy.addEventListener("click", async () => {
-    if (navigator.clipboard && window.isSecureContext) {
-      try {
-        await navigator.clipboard.writeText(url);
-        said.textContent = "Copied";
-        return;
-      } catch { /* refused: select it for the person to copy */ }
-    }
-    input.focus();
-    input.select();
-    said.textContent = "Press and hold to copy (Ctrl+C on a keyboard)";
-  });
-  buttons.push(copy);
+  buttons.push(copyButton(url, input, said));
   const qr = el("details", { class: "qr-box" }, el("summary", {}, "QR code"), qrSvg(url));
   return el("div", { class: "invite" }, el("span", { class: "invite-label" }, label), input, ...buttons, said, qr);
 }

@@ -8,26 +8,15 @@ import { el } from "./dom.js";
 import { KEY_SHAPE, forgetKey, personKey, rememberKey } from "./store.js";
 import { savedName, rememberName } from "../storage.js";
 import { qrSvg } from "../qr.js";
+import { copyButton } from "../copy.js";
 
 
 function copyRow(label, text, id) {
   const input = el("input", { readonly: true, value: text, id, "aria-label": label });
   input.addEventListener("focus", () => input.select());
   const said = el("span", { class: "copy-said", role: "status" });
-  const copy = el("button", { type: "button" }, "Copy");
-  copy.addEventListener("click", async () => {
-    if (navigator.clipboard && window.isSecureContext) {
-      try {
-        await navigator.clipboard.writeText(text);
-        said.textContent = "Copied";
-        return;
-      } catch { /* refused: select it for the person to copy */ }
-    }
-    input.focus();
-    input.select();
-    said.textContent = "Press and hold to copy (Ctrl+C on a keyboard)";
-  });
-  return el("div", { class: "copy-row" }, el("span", { class: "copy-label" }, label), input, copy, said);
+  return el("div", { class: "copy-row" }, el("span", { class: "copy-label" }, label), input,
+    copyButton(text, input, said, ""), said);
 }
 
 // A code typed (or pasted: a whole link will do) from another device: checked with the
