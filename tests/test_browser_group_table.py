@@ -56,6 +56,8 @@ def test_a_member_starts_a_group_table_and_its_game_counts(server: Any, browser:
                 page.wait_for_timeout(30)  # a poll: the bots' moves arrive by themselves
         news = page.locator("#end .league-news")
         news.locator("h3", has_text="In Lunch's league").wait_for(timeout=30000)
+        if page.locator("#sheet-panel").is_visible():  # the last hand's score sheet first
+            page.click("#close-sheet")
         assert news.locator("li").count() >= 1
         page.select_option("#end .league-mark select[aria-label='the mark']", "bonehead")
         page.fill("#end .league-mark input", "led the king into the ace")

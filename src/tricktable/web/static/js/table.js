@@ -395,9 +395,16 @@ function drawEnd() {
   const box = $("end");
   if (v.status !== "over") {
     box.hidden = true;
+    delete box.dataset.drawn;
     return;
   }
   box.hidden = false;
+  // drawn again only when what it shows changed: a view that only says who is connected
+  // must not wipe a mark being typed, nor move a button from under a finger
+  const drawn = JSON.stringify([v.table, v.game_number, v.winner, v.totals, v.summary,
+    v.results.length, v.league, page.token]);
+  if (box.dataset.drawn === drawn) return;
+  box.dataset.drawn = drawn;
   box.replaceChildren();
   const h = document.createElement("h2");
   h.textContent = v.winner === null || v.winner === undefined ? "The game is over" : `${sideLabel(String(v.winner))} won`;
