@@ -433,17 +433,14 @@ function drawEnd() {
   replay.className = "button";
   box.append(link, " ", replay);
   if (v.results.length) {
-    // each hand's double-dummy review: the tricks each card cost, in the replay viewer
-    const reviews = document.createElement("p");
-    reviews.className = "hand-reviews";
-    reviews.append("Review a hand double dummy: ");
-    v.results.forEach((_, i) => {
-      const a = document.createElement("a");
-      a.href = `${replay.href}&hand=${i + 1}&review=1`;
-      a.textContent = `hand ${i + 1}`;
-      reviews.append(i ? ", " : "", a);
-    });
-    box.append(reviews);
+    // the hands' double-dummy review: the replay viewer opens at the last hand with its
+    // review (its "Review this hand" reviews any other)
+    const review = document.createElement("a");
+    review.href = `${replay.href}&hand=${v.results.length}&review=1`;
+    review.textContent = "Review the hands";
+    review.title = "the tricks each card cost, double dummy";
+    review.className = "button hand-review";
+    box.append(" ", review);
   }
   const league = leagueSection(v, page.token, toast);
   if (league) box.append(league);
