@@ -10,9 +10,16 @@ and broken; the search bot's decision times (p50, p95, max); and the mean number
 worlds its card decisions sampled (with thinking time, slower worlds are fewer worlds).
 
     .venv/bin/python benchmarks/search_bots.py --deals 30 [--bot montecarlo] [--think 0.5]
+        [--against rules|montecarlo|...] [--cpu-clock]
         [--objective margin|score] [--uniform-worlds] [--bid-weights-only] [--rules-passing]
         [--png out.png] [--hands out.jsonl]
     .venv/bin/python benchmarks/search_bots.py --paired before.jsonl after.jsonl
+
+``--against BOT`` compares the search bot with another bot instead of rules: the side's
+cards are played once by each (its partner too), rules bots everywhere else, and the gain
+is the difference. ``--cpu-clock`` makes every search bot's clock count its own thread's
+CPU time, not the wall clock: on a machine other work shares, a bot then thinks as long
+as it would on a core of its own (decision times are CPU times too).
 """
 
 from __future__ import annotations
@@ -50,22 +57,60 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+CLOCK = time.perf_counter
+"""The clock decisions are timed with (``--cpu-clock``: the thread's CPU time)."""
+
+
+class _CpuTime:
+    """Stands in for the ``time`` module in the search modules (``--cpu-clock``): their
+    ``perf_counter`` counts the thread's CPU time."""
+
+    perf_counter = staticmethod(time.thread_time)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+def use_cpu_clock() -> None:
+    """Every search bot (and the timing of its decisions) counts its thread's CPU time."""
+    global CLOCK
+    from tricktable.search import ismcts, montecarlo, strong
+
+    CLOCK = time.thread_time
+    for module in (montecarlo, strong, ismcts):
+        if hasattr(module, "time"):
+            module.time = _CpuTime()  # type: ignore[assignment]
+
+
+def warm_up(name: str, options: dict[str, Any]) -> None:
+    """Load what a search bot loads once a process (the solver's compiled kernel, the
+    game-at-stake model's hand sample), so the first decision timed is not charged it."""
+    from tricktable.search.solver import Solver
+    from tricktable.search.winchance import WinChance
+
+    Solver(table_bits=10)
+    WinChance(make_game(name, options))
+
+
 class Timed:
     """Wraps a bot to time its choices."""
 
-    def __init__(self, bot: Any, times: list[float], worlds: list[int] | None = None) -> None:
+    def __init__(self, bot: Any, times: list[float], worlds: list[int] | None = None,
+                 dd: list[bool] | None = None) -> None:
         self.bot, self.times = bot, times
         self.worlds = worlds if worlds is not None else []
+        self.dd = dd if dd is not None else []
 
     def reseed(self, position: str) -> None:
         self.bot.reseed(position)
 
     def choose(self, obs: Any, legal: Any) -> Any:
-        t = time.perf_counter()
+        t = CLOCK()
         out = self.bot.choose(obs, legal)
-        self.times.append(time.perf_counter() - t)
+        self.times.append(CLOCK() - t)
         if getattr(self.bot, "last_values", None) and any(a.verb == "play" for a in legal):
             self.worlds.append(getattr(self.bot, "last_worlds", 0))
+            self.dd.append(getattr(self.bot, "last_method", "") == "dd")
         return out
 
     def offer(self, obs: Any, legal: Any) -> Any:
@@ -96,18 +141,20 @@ class NilCount:
 
     def text(self) -> str:
         c = self.counts
-        return (f"made {c[1]}/{c[0]} (rules {c[5]}/{c[4]}); "
-                f"broke {c[3]}/{c[2]} (rules {c[7]}/{c[6]})")
+        return (f"made {c[1]}/{c[0]} ({c[5]}/{c[4]}); "
+                f"broke {c[3]}/{c[2]} ({c[7]}/{c[6]})")
 
 
 def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[int],
                bot: str, times: list[float], side_seat: int,
                think: float | None = None, worlds: list[int] | None = None,
-               weigh_plays: bool = True) -> tuple[float, float, Any]:
+               weigh_plays: bool = True, dd: list[bool] | None = None
+               ) -> tuple[float, float, Any]:
     """The hand of deal ``seed`` with the search bot at ``search_seats`` (its choices timed
-    into ``times``, the worlds of its card decisions counted into ``worlds``); with
-    ``weigh_plays`` False its worlds weigh the other seats' bids only
-    (``--bid-weights-only``). Returns the side's score, its margin, and the final state."""
+    into ``times``, the worlds of its card decisions counted into ``worlds``, whether each
+    was valued double dummy into ``dd``); with ``weigh_plays`` False its worlds weigh the
+    other seats' bids only (``--bid-weights-only``). Returns the side's score, its margin,
+    and the final state."""
     game = make_game(name, options)
     agents: dict[int, Any] = {}
     for s in game.player_seats:
@@ -115,7 +162,7 @@ def hand_score(name: str, options: dict[str, Any], seed: int, search_seats: set[
             made = make_bot(bot, game, s, seed, think)
             if not weigh_plays and isinstance(made, MonteCarloBot):
                 made.worlds_drawn = Worlds(game, weighted=made.weigh_bids, weigh_plays=False)
-            agents[s] = Timed(made, times, worlds)
+            agents[s] = Timed(made, times, worlds, dd)
         else:
             agents[s] = make_bot("rules", game, s, seed)
     table = Table(game, agents, seed)
@@ -163,6 +210,10 @@ def main() -> None:
     ap.add_argument("--first-deal", type=int, default=0,
                     help="seed of the first deal (runs on other deals add up)")
     ap.add_argument("--bot", default="montecarlo")
+    ap.add_argument("--against", default="rules",
+                    help="the bot the search bot's side is compared with (default rules)")
+    ap.add_argument("--cpu-clock", action="store_true",
+                    help="search bots count their thread's CPU time, not the wall clock")
     ap.add_argument("--games", default="", help="comma-separated game names (default: all)")
     ap.add_argument("--png", type=Path, help="write a chart of the gains")
     ap.add_argument("--gains", type=Path, help="append every hand's gain to this JSON file")
@@ -190,6 +241,8 @@ def main() -> None:
     MonteCarloBot.weigh_bids = not args.uniform_worlds
     MonteCarloBot.weigh_exchanges = not args.rules_passing
     console = Console()
+    if args.cpu_clock:
+        use_cpu_clock()
     if args.paired:
         paired(*args.paired, console)
         return
@@ -211,7 +264,10 @@ def main() -> None:
         margins: list[float] = []
         times: list[float] = []
         worlds: list[int] = []
+        dd: list[bool] = []
         nils = NilCount()
+        if args.think:
+            warm_up(name, options)
         label = name + "".join(f" {k}={v}" for k, v in options.items())
         deals = range(args.first_deal, args.first_deal + args.deals)
         for seed in track(deals, description=label, console=console):
@@ -219,9 +275,14 @@ def main() -> None:
                 seat = min(side)
                 with_bot, margin, played = hand_score(name, options, seed, side, args.bot,
                                                       times, seat, args.think or None,
-                                                      worlds, not args.bid_weights_only)
-                without, base_margin, baseline = hand_score(name, options, seed, set(),
-                                                            args.bot, [], seat)
+                                                      worlds, not args.bid_weights_only, dd)
+                if args.against == "rules":
+                    without, base_margin, baseline = hand_score(name, options, seed, set(),
+                                                                args.bot, [], seat)
+                else:
+                    without, base_margin, baseline = hand_score(
+                        name, options, seed, side, args.against, [], seat,
+                        args.think or None, None, not args.bid_weights_only)
                 gains.append(with_bot - without)
                 margins.append(margin - base_margin)
                 nils.add(0, played, side)
@@ -230,6 +291,7 @@ def main() -> None:
                     with args.hands.open("a") as out:
                         out.write(json.dumps({
                             "game": label, "deal": seed, "side": sorted(side),
+                            "bot": args.bot, "against": args.against, "think": args.think,
                             "gain": with_bot - without, "margin_gain": margin - base_margin,
                             "nils": {str(k): v for k, v in nil_outcomes(played).items()},
                             "nils_rules": {str(k): v for k, v in nil_outcomes(baseline).items()},
@@ -246,16 +308,20 @@ def main() -> None:
                      quantile_ms(times, 0.95), quantile_ms(times, 1.0), nils.text(),
                      f"{margin_mean:+.1f} ({margin_mean - margin_half:+.1f} to "
                      f"{margin_mean + margin_half:+.1f})",
-                     statistics.fmean(worlds) if worlds else 0.0))
+                     statistics.fmean(worlds) if worlds else 0.0,
+                     f"{100 * statistics.fmean(dd):.0f}%" if dd else "-"))
     thinking = f"thinking {args.think} s" if args.think else "fixed search"
-    table = RichTable(title=f"{args.bot} ({thinking}) against rules: duplicate single hands")
+    clock = ", CPU clock" if args.cpu_clock else ""
+    table = RichTable(title=f"{args.bot} ({thinking}{clock}) against {args.against}: "
+                      "duplicate single hands")
     for col in ("game", "hands", "gain per hand (95% CI)", "margin gain (95% CI)", "p50 ms",
-                "p95 ms", "max ms", "worlds a card", "nils: the side's made, opponents' broken"):
+                "p95 ms", "max ms", "worlds a card", "cards double dummy",
+                f"nils: the side's made, opponents' broken ({args.against} in brackets)"):
         table.add_column(col)
-    for label, n, mean, half, p50, p95, mx, nil_text, margin_text, card_worlds in rows:
+    for label, n, mean, half, p50, p95, mx, nil_text, margin_text, card_worlds, dd_share in rows:
         table.add_row(label, str(n), f"{mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})",
                       margin_text, f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}", f"{card_worlds:.1f}",
-                      nil_text)
+                      dd_share, nil_text)
     console.print(table)
     if args.png:
         chart([r[:4] for r in rows], args.bot, args.png)

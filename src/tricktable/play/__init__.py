@@ -4,4 +4,4 @@ and the terminal are two faces on the same ``table``."""
 
 # The search bots register themselves by name beside the rule bots: every place to play
 # (the terminal, simulations, the web tables) can seat them.
-from ..search import ismcts, montecarlo, pimc  # noqa: F401
+from ..search import ismcts, montecarlo, pimc, strong  # noqa: F401
