@@ -443,3 +443,14 @@ def test_the_lobby_takes_a_pace_in_tenths_and_the_replay_buttons_need_no_special
     page.goto(server.base + "/replay")
     buttons = page.locator(".replay-bar button").all_inner_texts()
     assert buttons and not any(re.search("[\u23e9-\u23ef]", b) for b in buttons), buttons
+
+
+def test_a_reopened_tab_says_your_turn_in_its_title(server: Any, context: Any) -> None:
+    """A tab opened on the person's turn cannot beep before a tap (the browser's rule): its
+    title says "Your turn" instead, and stops saying it once the turn has passed."""
+    created = create(server, pace=0)
+    page = context.new_page()
+    page.goto(created["invites"]["0"]["url"])
+    page.wait_for_function("document.title.startsWith('Your turn · ')", timeout=30000)
+    take_one_step(page)
+    page.wait_for_function("!document.title.startsWith('Your turn')", timeout=30000)

@@ -497,13 +497,28 @@ async function copy(text, buttonEl) {
   }
 }
 
+// The turn's beep. A browser lets a page sound only after a tap or a key on it, so a tab
+// reopened on your turn cannot beep: the sound is readied at the first tap or key, and the
+// tab's title always says when it is your turn (seen from another tab too).
 let audio = null;
+const pageTitle = document.title;
+
+function readySound() {
+  try {
+    audio = audio || new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+  } catch {
+    /* no sound on this device */
+  }
+}
+for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, readySound, { once: true });
+
 function turnSound(actions) {
   const v = page.view;
   const myTurn = v.status === "playing" && actions.length > 0 && (v.observation.controls || []).includes(v.to_act);
-  if (myTurn && !page.wasMyTurn && settings().sound) {
+  document.title = myTurn ? `Your turn · ${pageTitle}` : pageTitle;
+  if (myTurn && !page.wasMyTurn && settings().sound && audio && audio.state === "running") {
     try {
-      audio = audio || new AudioContext();
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = 660;
