@@ -71,24 +71,30 @@ def test_no_message_names_a_hidden_card(tmp_path: Path, game: str, options: dict
         table = created["table"]
     assert players["spectator"].messages[-1]["status"] == "over"
     seen = moments(url, table)
-    checked = 0
-    for receiver, player in players.items():
-        key: str | int = "spectator" if receiver == "spectator" else int(receiver)
-        seq = 0
-        for message in player.messages:
-            if message["type"] == "view":
-                seq = message["seq"]
-                if message["game_number"] != 0:
-                    break  # only the first game is replayed by ``moments``
-            allowed = card_tokens(seen[seq][key])
-            if key == "spectator":
-                # what the spectator may see is what every seat sees alike
-                for s in seats:
-                    allowed &= card_tokens(seen[seq][s])
-            leaked = _cards(message) - allowed
-            assert not leaked, (
-                f"{receiver} at view {seq} was sent {sorted(leaked)} in a "
-                f"{message['type']} message"
-            )
-            checked += 1
+    checked = sum(no_card_leaked(player.messages, receiver, seen, seats)
+                  for receiver, player in players.items())
     assert checked > 50
+
+
+def no_card_leaked(messages: list[dict[str, Any]], receiver: str, seen: Any,
+                   seats: Any, table: str = "") -> int:
+    """Check that no message of ``receiver``'s (a seat's number, or "spectator") names a
+    card the engine says it could not see at that view (``seen``: ``moments``); how many
+    messages were checked."""
+    key: str | int = "spectator" if receiver == "spectator" else int(receiver)
+    seq = checked = 0
+    for message in list(messages):
+        if message["type"] == "view":
+            seq = message["seq"]
+            if message["game_number"] != 0:
+                break  # only the first game is replayed by ``moments``
+        allowed = card_tokens(seen[seq][key])
+        if key == "spectator":
+            # what the spectator may see is what every seat sees alike
+            for s in seats:
+                allowed &= card_tokens(seen[seq][s])
+        leaked = _cards(message) - allowed
+        assert not leaked, (f"{'table ' + table + ': ' if table else ''}{receiver} at view "
+                            f"{seq} was sent {sorted(leaked)} in a {message['type']} message")
+        checked += 1
+    return checked

@@ -51,7 +51,7 @@ pytest.importorskip("starlette", reason="the web extra is not installed")
 
 from conftest import own_postgres_cluster
 from nginx_process import Nginx, nginx_program, required_missing
-from test_web_leaks import OPTION_SETS, _cards
+from test_web_leaks import OPTION_SETS, no_card_leaked
 from tricktable.web.store import Store
 from web_faults import (
     BOT_PACE,
@@ -64,7 +64,7 @@ from web_faults import (
     compare_with_log,
     new_database,
 )
-from web_helpers import card_tokens, moments, rules_choice
+from web_helpers import moments, rules_choice
 from web_process import SeatClient, Server, free_port
 
 PROCESSES = 3
@@ -502,21 +502,7 @@ def test_no_message_names_a_hidden_card_through_nginx(site: Site) -> None:
     for table, seats, received, _ in played:
         seen = moments(site.url, table)
         for receiver, messages in received.items():
-            key: str | int = "spectator" if receiver == "spectator" else int(receiver)
-            seq = 0
-            for message in list(messages):
-                if message["type"] == "view":
-                    seq = message["seq"]
-                    if message["game_number"] != 0:
-                        break  # only the first game is replayed by ``moments``
-                allowed = card_tokens(seen[seq][key])
-                if key == "spectator":
-                    for s in seats:
-                        allowed &= card_tokens(seen[seq][s])
-                leaked = _cards(message) - allowed
-                assert not leaked, (f"table {table}: {receiver} at view {seq} was sent "
-                                    f"{sorted(leaked)} in a {message['type']} message")
-                checked += 1
+            checked += no_card_leaked(messages, receiver, seen, seats, table)
     assert checked > 50 * len(OPTION_SETS)
 
 
