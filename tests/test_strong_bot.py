@@ -67,13 +67,25 @@ def test_the_bot_plays_legal_cards_through_whole_hands(
 @pytest.mark.parametrize("name,options", [g for g in EVERY_GAME if g != GAMES[8]])
 def test_the_bot_cannot_peek(name: str, options: dict[str, object],
                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where its cards are valued double dummy (3B: by rollouts), its choice with a fixed
+    """Where its cards are valued double dummy, its choice with a fixed
     seed is the same in the real position and in one whose hidden cards were dealt
-    again consistently with what it sees."""
+    again consistently with what it sees (in 3B with its double-dummy bounds switched on:
+    ``dd_alone``)."""
     monkeypatch.setattr(StrongBot, "worlds", 3)
+    monkeypatch.setattr(StrongBot, "dd_alone", True)
     game = make_game(name, options)
     positions = (p for seed in (4, 5, 6, 7) for p in late_positions(game, seed))
     assert same_choice_when_redealt(game, positions, random.Random(9), every=3, most=3,
+                                    bot_class=StrongBot) >= 2
+
+
+def test_with_montecarlos_rejected_worlds_it_cannot_peek_either(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(StrongBot, "worlds", 3)
+    monkeypatch.setattr(StrongBot, "weigh_worlds", False)
+    game = make_game("spades", {})
+    positions = (p for seed in (4, 5, 6) for p in late_positions(game, seed))
+    assert same_choice_when_redealt(game, positions, random.Random(9), every=3, most=2,
                                     bot_class=StrongBot) >= 2
 
 
@@ -264,9 +276,12 @@ def test_dear_searches_are_left_to_rollouts() -> None:
     assert bot.plans_dd("play", 11, 0, True)
     assert not bot.plans_dd("play", 13, 0, True)
     assert not bot.plans_dd("play", 11, 0, False)
-    # a seat against all the others: never from more than ALONE_DD_CARDS cards a hand
+    # a seat against all the others: montecarlo's way unless dd_alone, and then never
+    # from more than ALONE_DD_CARDS cards a hand
     alone = make_bot("strong", make_game("3b-spades", {"players": 3}), 0, 1, think=0.5)
     assert isinstance(alone, StrongBot) and alone.every_seat_alone
+    assert not alone.plans_dd("play", 2, 13, True)
+    alone.dd_alone = True
     assert alone.plans_dd("play", strong.ALONE_DD_CARDS, 0, True)
     assert not alone.plans_dd("play", strong.ALONE_DD_CARDS + 1, 13, True)
 

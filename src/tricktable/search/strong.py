@@ -282,6 +282,16 @@ class StrongBot(MonteCarloBot):
                    "first trick its thinking time allows")
     dd_cards = True
     """Cards valued double dummy where the time allows (False: montecarlo's rollouts)."""
+    weigh_worlds = True
+    """Worlds weighed, not rejected, where cards are valued double dummy (False:
+    montecarlo's rejection-sampled worlds there too)."""
+    dd_alone = False
+    """Cards valued double dummy where every seat plays for itself (3B) too, from
+    ``ALONE_DD_CARDS`` (False: montecarlo's there: measured, the seat-against-all-others
+    bounds cost 3B 13 points a hand against montecarlo, 16 hands with 3 players)."""
+    dd_cards_at_most = 13
+    """The most cards a hand may hold for its cards to be valued double dummy, whatever
+    the time allows (benchmarks compare a later start)."""
     dd_own_nils = False
     """Cards valued double dummy while a nil of the bot's side is at stake too (False:
     rollouts then: measured, double dummy broke more of its own nils)."""
@@ -326,7 +336,10 @@ class StrongBot(MonteCarloBot):
         Where every seat plays for itself, only from ``ALONE_DD_CARDS`` cards a hand: a
         seat against all the others is the solver's slowest question (seconds a search
         at 13 cards, so a first measurement of its cost would already be too late)."""
-        if not allowed or (self.every_seat_alone and cards > ALONE_DD_CARDS):
+        if not allowed or (self.every_seat_alone and (cards > ALONE_DD_CARDS
+                                                      or not self.dd_alone)):
+            return False
+        if kind == "play" and cards > self.dd_cards_at_most:
             return False
         if self.think is None:
             return cards <= fixed_limit
@@ -456,7 +469,7 @@ class StrongBot(MonteCarloBot):
                     break  # another world, as dear as the others, would not fit
             t0 = time.perf_counter()
             try:
-                drawn = self.weighed_worlds.draw_weighted(obs, rng)
+                drawn = self._draw(obs, rng)
             except InconsistentObservation:
                 return [], {}
             if drawn is None:
@@ -475,6 +488,14 @@ class StrongBot(MonteCarloBot):
         weights = truncated(weights)
         self.last_ess = effective_worlds(weights)
         return (weights, totals) if weights else ([], {})
+
+    def _draw(self, obs: Observation, rng: random.Random) -> tuple[State, float] | None:
+        """One world and its weight: weighed (``weigh_worlds``), or montecarlo's
+        rejection-sampled world with weight 1."""
+        if self.weigh_worlds:
+            return self.weighed_worlds.draw_weighted(obs, rng)
+        world = self.worlds_drawn.draw(obs, rng)
+        return None if world is None else (world, 1.0)
 
     def _card_values(self, world: State, me: int, plays: Sequence[Action]
                      ) -> dict[Action, float] | None:
