@@ -254,7 +254,7 @@ def main() -> None:
             console.print(f"{label}: {n} hands, {mean:+.1f} ({mean - half:+.1f} to "
                           f"{mean + half:+.1f})")
         if args.png:
-            chart(summary, args.bot, args.png)
+            chart(summary, args.bot, args.png, args.against)
             console.print(f"chart: {args.png}")
         return
     rows: list[tuple[Any, ...]] = []
@@ -324,7 +324,7 @@ def main() -> None:
                       dd_share, nil_text)
     console.print(table)
     if args.png:
-        chart([r[:4] for r in rows], args.bot, args.png)
+        chart([r[:4] for r in rows], args.bot, args.png, args.against)
         console.print(f"chart: {args.png}")
 
 
@@ -333,7 +333,7 @@ def interval(gains: list[float]) -> float:
     return 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
 
 
-def chart(rows: list[tuple[Any, ...]], bot: str, png: Path) -> None:
+def chart(rows: list[tuple[Any, ...]], bot: str, png: Path, against: str = "rules") -> None:
     """Bars of the mean gain per game with their 95% intervals."""
     import matplotlib
 
@@ -344,7 +344,7 @@ def chart(rows: list[tuple[Any, ...]], bot: str, png: Path) -> None:
     ax.barh([f"{r[0]} ({r[1]})" for r in rows], [r[2] for r in rows],
             xerr=[r[3] for r in rows], color="#1d6b43", capsize=3)
     ax.axvline(0, color="#888", lw=1)
-    ax.set_xlabel(f"{bot}'s gain over rules, points a hand (95% CI)")
+    ax.set_xlabel(f"{bot}'s gain over {against}, points a hand (95% CI)")
     ax.invert_yaxis()
     fig.tight_layout()
     fig.savefig(png, dpi=110)

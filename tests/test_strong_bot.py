@@ -246,7 +246,7 @@ def test_a_thinking_time_bounds_the_worlds(think: float,
     """On a clock that moves 5 ms at each reading (a world reads it four times), the bot
     stops sampling while the time spent plus another world still fits the time."""
     game = make_game("spades", {})
-    state, seat = next((s, t) for s, t in late_positions(game, 2, 8)
+    state, seat = next((s, t) for s, t in late_positions(game, 2)
                        if len(game.observe(s, t).legal) >= 2
                        and not StrongBot.own_nil_at_stake(s, t))
     obs = game.observe(state, seat)
@@ -266,22 +266,28 @@ def test_a_thinking_time_bounds_the_worlds(think: float,
 
 def test_dear_searches_are_left_to_rollouts() -> None:
     """With thinking time, a decision is valued double dummy when enough worlds fit (or
-    a search costs no more than drawing a world), else by rules-bot rollouts."""
+    a search costs no more than drawing a world) and the hands are small enough
+    (``dd_cards_at_most``), else by montecarlo's rollouts."""
     game = make_game("spades", {})
     bot = make_bot("strong", game, 0, 1, think=0.5)
     assert isinstance(bot, StrongBot)
     bot.costs.draw = 0.005
     bot.costs.search["play", 11] = 0.01
     bot.costs.search["play", 13] = 0.2
+    bot.dd_cards_at_most = 13
     assert bot.plans_dd("play", 11, 0, True)
     assert not bot.plans_dd("play", 13, 0, True)
     assert not bot.plans_dd("play", 11, 0, False)
+    # and never from more cards than dd_cards_at_most, however cheap
+    bot.dd_cards_at_most = 10
+    assert not bot.plans_dd("play", 11, 0, True)
     # a seat against all the others: montecarlo's way unless dd_alone, and then never
     # from more than ALONE_DD_CARDS cards a hand
     alone = make_bot("strong", make_game("3b-spades", {"players": 3}), 0, 1, think=0.5)
     assert isinstance(alone, StrongBot) and alone.every_seat_alone
     assert not alone.plans_dd("play", 2, 13, True)
     alone.dd_alone = True
+    alone.dd_cards_at_most = 13
     assert alone.plans_dd("play", strong.ALONE_DD_CARDS, 0, True)
     assert not alone.plans_dd("play", strong.ALONE_DD_CARDS + 1, 13, True)
 

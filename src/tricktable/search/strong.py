@@ -15,17 +15,19 @@ in the same worlds. What differs:
   keep it trickless (``Solver.nil_makeable``). The end of the hand those answers make
   (each seat's tricks: ``final_tricks``) is scored as the game scores it (contracts,
   bags, nils, books, the game at stake late in a game), so a card is worth the side's
-  margin, not its tricks. Where every seat plays for itself (3B) the solver gives the
-  most tricks the seat can take and the fewest it can be held to, all the others against
-  it, and the seat is taken to end on whichever number between them scores best (an
-  exact bid, a zero). The card with the best weighted mean is played.
-- **From the first trick the time allows**: double dummy when enough worlds fit in the
-  thinking time (``DD_MIN_WORLDS``; what a world costs is learnt as the bot plays, by
-  cards left in a hand), from about the second trick in Spades at 0.5 s; in 3B only from
-  ``ALONE_DD_CARDS`` cards a hand. Before that the card is montecarlo's (rollouts by
-  rules bots in rejection-sampled worlds), and so it is while a nil of the bot's own
-  side is at stake (``dd_own_nils``: double dummy, which lets the nil bidder see every
-  card, broke more of its own nils).
+  margin, not its tricks. The card with the best weighted mean is played.
+- **When**: once no hand holds more than ``dd_cards_at_most`` cards (7), and enough
+  worlds fit in the thinking time (``DD_MIN_WORLDS``; what a world costs is learnt as
+  the bot plays, by cards left in a hand). Measured in Spades, starting as early as the
+  time allows (about 12 cards at 0.5 s) did no better and let a search of seconds make
+  a decision late. Before that the card is montecarlo's (rollouts by rules bots in
+  rejection-sampled worlds), and so it is while a nil of the bot's own side is at stake
+  (``dd_own_nils``: double dummy, which lets the nil bidder see every card, broke more
+  of its own nils), and where every seat plays for itself (3B, ``dd_alone``: the most
+  tricks the seat can take and the fewest it can be held to, all the others against it,
+  the best-scoring number between them taken, lost points against montecarlo).
+- **Random streams**: montecarlo's (``stream``), so that where it decides as montecarlo
+  does it makes montecarlo's very choice, and a duplicate match measures what differs.
 - **Bids** and every other choice are montecarlo's: valuing each bid by the double-dummy
   tricks of the hand it leads to (``dd_bids``, ``_start_values``) costs about 0.2 s a
   world in Spades at 13 cards, too dear for a half-second decision.
@@ -57,7 +59,7 @@ from .strong_worlds import WeightedWorlds
 DD_MIN_WORLDS = 10
 """Worlds that must fit in the thinking time for a decision to be valued double dummy;
 fewer, and rules-bot rollouts (many more worlds) decide."""
-FIXED_DD_CARDS = 8
+FIXED_DD_CARDS = 7
 """Without thinking time (a fixed search): the most cards a hand may hold for its cards
 to be valued double dummy (a search there costs about a millisecond)."""
 FIXED_DD_BIDS = False
@@ -277,9 +279,9 @@ class WorldValuer:
 @register_bot
 class StrongBot(MonteCarloBot):
     name = "strong"
-    description = ("montecarlo whose cards are valued double dummy in the worlds it samples "
-                   "(every card, each world scored as the game scores the hand), from the "
-                   "first trick its thinking time allows")
+    description = ("montecarlo whose late cards are valued double dummy in the worlds it "
+                   "samples (every card, each world scored as the game scores the hand); "
+                   "measured level with montecarlo, not stronger")
     dd_cards = True
     """Cards valued double dummy where the time allows (False: montecarlo's rollouts)."""
     weigh_worlds = True
@@ -289,9 +291,12 @@ class StrongBot(MonteCarloBot):
     """Cards valued double dummy where every seat plays for itself (3B) too, from
     ``ALONE_DD_CARDS`` (False: montecarlo's there: measured, the seat-against-all-others
     bounds cost 3B 13 points a hand against montecarlo, 16 hands with 3 players)."""
-    dd_cards_at_most = 13
+    dd_cards_at_most = 7
     """The most cards a hand may hold for its cards to be valued double dummy, whatever
-    the time allows (benchmarks compare a later start)."""
+    the time allows. Measured in Spades against montecarlo at 0.5 s: from as early as the
+    time allows (about 12 cards), -1.2 a hand (-10.6 to +8.2, 120 hands), and a search at
+    12 cards can take seconds (a decision took 5.5 s); from 7 cards, +9.5 (-3.4 to
+    +22.4, 56 hands), each search a few milliseconds."""
     dd_own_nils = False
     """Cards valued double dummy while a nil of the bot's side is at stake too (False:
     rollouts then: measured, double dummy broke more of its own nils)."""
