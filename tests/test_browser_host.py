@@ -61,7 +61,7 @@ def test_the_host_puts_a_bot_in_gives_a_new_link_and_ends_the_table(
         row = seat_row(page, 1)
         row.locator(".host-seat-state").filter(has_text="open: nobody has taken it yet").wait_for()
         assert seat_row(page, 0).locator(".host-seat-name").inner_text() == "Ann (you)"
-        assert seat_row(page, 2).locator(".host-seat-name").inner_text() == "Casual bot"
+        assert seat_row(page, 2).locator(".host-seat-name").inner_text() == "Casual bot A"
 
         # a new link for the open seat: a different one, and the old one opens nothing now
         old = created["invites"]["1"]["url"]

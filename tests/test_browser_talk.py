@@ -118,7 +118,7 @@ def test_a_second_device_waits_until_the_seat_lets_it_in(server: Any, new_browse
     ann = open_seat(new_browser("Ann", PHONE), link)
     errors = PageErrors(ann)
     # the seats bear the server's names: the bots as people read them
-    assert ann.locator(".seat[data-seat='1'] .seat-name").inner_text() == "Casual bot"
+    assert ann.locator(".seat[data-seat='1'] .seat-name").inner_text() == "Casual bot A"
     assert ann.locator(".seat[data-seat='0'] .seat-name").inner_text() == "Ann (you)"
     assert "bot, seat" not in ann.locator("body").inner_text()
 

@@ -131,7 +131,7 @@ ACCEPTED = {
     "👁\ufe0f\u200d🗨\ufe0f": None, "\U0001fae8": None,  # an emoji newer than this Python
     "محمد": None, "עִבְרִית": None, "क्षत्रिय": None, "ภาษาไทย": None, "Ἀθηνᾶ": None,
     "한국어": None, "Zoë": None, "O'Brien": None, "X Æ A-12": None, "n\u200cn": None,
-    "Talbot": None, "Abbot": None, "Robot Wars": None, "Bot Ann": None, "Rulesy": None,
+    "Talbot": None, "Abbot": None, "Robot Wars": None, "Rulesy": None,
     "randomly": None, "seat": None, "Seats for all": None, "a" * MAX_CLUSTERS: None,
     "👩\u200d💻" * MAX_CLUSTERS: None,
 }
@@ -159,10 +159,11 @@ REFUSED = {
     "a\ufffe": "no character", "x\U000e0041": "tag characters",
     "rules": "bot's name", "RULES": "bot's name", "\uff32\uff55\uff4c\uff45\uff53": "bot's name",
     "Random": "bot's name", "r\u0430ndom": "bot's name", "R\u00fcles": "bot's name",
-    "Ann (bot)": "end in 'bot'", "Ann bot": "end in 'bot'", "AnnBot": "end in 'bot'",
-    "b0t": "end in 'bot'", "BOT": "end in 'bot'", "Strong bot": "end in 'bot'",
-    "b\u043et": "end in 'bot'", "\u1d47\u1d52\u1d57": "end in 'bot'",
-    "Ann-B\u00f6t": "end in 'bot'",
+    "Ann (bot)": "word 'bot'", "Ann bot": "word 'bot'", "AnnBot": "word 'bot'",
+    "b0t": "word 'bot'", "BOT": "word 'bot'", "Strong bot": "word 'bot'",
+    "b\u043et": "word 'bot'", "\u1d47\u1d52\u1d57": "word 'bot'",
+    "Ann-B\u00f6t": "word 'bot'", "Casual bot B": "word 'bot'", "Bot Ann": "word 'bot'",
+    "ann.b0t.2": "word 'bot'",
     "seat 2": "seat's label", "Seat 3 (open)": "seat's label", "SEAT\uff12": "seat's label",
     "the dummy": "seat's label", "team 0": "seat's label",
 }

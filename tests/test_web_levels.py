@@ -31,3 +31,14 @@ def test_the_lobby_offers_levels_mapped_to_measured_bots(tmp_path: Path) -> None
 def test_levels_go_from_weakest_to_strongest() -> None:
     assert [level.level for level in bot_levels("spades")] == ["casual", "strong"]
     assert [level.level for level in bot_levels("no-such-game")] == ["casual"]
+
+
+def test_two_bots_of_one_strength_read_apart(tmp_path: Path) -> None:
+    """Two bots of one strength at a table read as two: "Casual bot A" and "Casual bot B",
+    in the seats' order, in the seats, the record and the words of the game; a lone bot of
+    a strength keeps the plain label. No person may take such a name (test_web_input)."""
+    with client_for(sqlite_url(tmp_path)) as client:
+        made = create(client, game="spades",
+                      seats={"0": "person", "1": "rules", "2": "montecarlo", "3": "rules"})
+        names = [seat["name"] for seat in made["seats"]]
+        assert names[1:] == ["Casual bot A", "Strong bot", "Casual bot B"]

@@ -22,7 +22,9 @@ with warnings.catch_warnings():
 
 from tricktable import make_game, parse_action, step
 from tricktable.bots import make_bot
+from tricktable.engine.game import Game
 from tricktable.engine.records import HandRecord, deal_from_record
+from tricktable.engine.state import State
 from tricktable.web.app import create_app
 from tricktable.web.protocol import observation_from_json, observation_json, public_json
 from tricktable.web.store import Store
@@ -165,27 +167,17 @@ def play_game(client: TestClient, created: dict[str, Any], spectate: bool = True
     return players
 
 
-def moments(url: str, table_id: str) -> dict[int, dict[str | int, dict[str, Any]]]:
-    """Per sequence number of the table's first game, the engine's observation (as JSON)
-    of every player seat and the public one, replayed from the stored log by the
-    engine alone."""
+def replayed(url: str, table_id: str) -> Iterator[tuple[int, Game, State]]:
+    """The table's first game replayed from the stored log by the engine alone: (its view
+    number, the game, the state) at the start and after each deal and action."""
     store = Store(url)
     data = store.load(table_id)
     store.close()
     assert data is not None
     game = make_game(data.game, data.options)
     state = game.new_game()
-    out: dict[int, dict[str | int, dict[str, Any]]] = {}
-
-    def snap(seq: int) -> None:
-        views: dict[str | int, dict[str, Any]] = {
-            s: observation_json(game.observe(state, s)) for s in game.player_seats
-        }
-        views["spectator"] = public_json([views[s] for s in game.player_seats])
-        out[seq] = views
-
     seq = 0
-    snap(0)
+    yield seq, game, state
     for _n, kind, text, _actor in data.events:
         if kind == "deal":
             obj = json.loads(text)
@@ -197,7 +189,20 @@ def moments(url: str, table_id: str) -> dict[int, dict[str | int, dict[str, Any]
         else:
             continue
         seq += 1
-        snap(seq)
+        yield seq, game, state
+
+
+def moments(url: str, table_id: str) -> dict[int, dict[str | int, dict[str, Any]]]:
+    """Per sequence number of the table's first game, the engine's observation (as JSON)
+    of every player seat and the public one, replayed from the stored log by the
+    engine alone."""
+    out: dict[int, dict[str | int, dict[str, Any]]] = {}
+    for seq, game, state in replayed(url, table_id):
+        views: dict[str | int, dict[str, Any]] = {
+            s: observation_json(game.observe(state, s)) for s in game.player_seats
+        }
+        views["spectator"] = public_json([views[s] for s in game.player_seats])
+        out[seq] = views
     return out
 
 

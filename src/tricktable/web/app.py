@@ -660,6 +660,8 @@ async def _serve_socket(
                 await asyncio.shield(table.say(conn, msg.get("text"), msg.get("reaction")))
             elif kind == "claim":
                 await asyncio.shield(table.claim(conn, msg.get("tricks")))
+            elif kind == "claim-answer":
+                await asyncio.shield(table.answer_claim(conn, msg["agree"]))
             elif kind in ("hint", "undo"):
                 await asyncio.shield(table.hint(conn) if kind == "hint" else table.undo(conn))
             elif kind == "allow-device":

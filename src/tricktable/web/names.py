@@ -8,7 +8,7 @@ tones, flags, tag flags), spaces inside. Refused: control and format characters 
 the joiners (C0, C1, bidi overrides and isolates, invisible spaces), half surrogates, the
 blank fillers that show nothing (U+3164, U+115F, U+1160, U+FFA0, U+2800), names that show
 nothing, more than ``MAX_CLUSTERS`` characters as a reader counts them (grapheme clusters,
-``graphemes``), and names that pass for a bot or a seat ("rules", "Ann (bot)", "seat 2").
+``graphemes``), and names that pass for a bot or a seat ("rules", "Ann (bot)", "Bot B", "seat 2").
 """
 
 from __future__ import annotations
@@ -227,8 +227,11 @@ def _check_impersonation(name: str) -> None:
         return  # symbols only: nothing to pass for
     joined = "".join(words)
     bots = {b.casefold() for b in bot_names()}
-    if words[-1].translate(_DIGIT_LOOK_ALIKES) == "bot":  # "Ann (bot)", "RulesBot", "b0t"
-        raise _refuse("a name cannot end in 'bot': the table marks its bots itself")
+    # any word "bot": "Ann (bot)", "RulesBot", "b0t", and "Casual bot B", which is how a
+    # table tells two bots of one strength apart
+    if any(w.translate(_DIGIT_LOOK_ALIKES) == "bot" for w in words):
+        raise _refuse("a name cannot have the word 'bot' in it: the table marks its bots "
+                      "itself")
     if joined in bots or joined.translate(_DIGIT_LOOK_ALIKES) in bots:
         raise _refuse(f"a name cannot be a bot's name ({', '.join(sorted(bot_names()))})")
     if re.match(r"(seat|team)\d", joined) or joined in ("dummy", "thedummy"):

@@ -35,7 +35,7 @@ FLOOD_CLOSE = 100
 """Refusals for rate in a row after which the socket is closed."""
 
 CLIENT_TYPES = ("hello", "action", "ping", "say", "react", "allow-device", "hint", "undo",
-                "claim")
+                "claim", "claim-answer")
 MAX_SAY = 200
 """Characters in one chat message: a sentence or two at a card table."""
 REACTIONS = {
@@ -131,6 +131,9 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
     ):
         raise ProtocolError("bad-claim", 'a claim is {"type": "claim"} for every trick left, '
                             'or {"type": "claim", "tricks": N}')
+    elif kind == "claim-answer" and not isinstance(msg.get("agree"), bool):
+        raise ProtocolError("bad-claim", 'a claim is answered {"type": "claim-answer", '
+                            '"agree": true} (or false: play on)')
     elif kind == "allow-device" and (
         not isinstance(msg.get("request"), str) or not isinstance(msg.get("allow"), bool)
     ):

@@ -39,7 +39,10 @@ from ..engine.words import naming
 from ..play.opponents import bot_levels, level_of
 from ..play.table import Table
 from ..search import search_installed
-from . import protocol
+from ..search.agreed_claims import claim_is_sure, line_giving
+from ..search.position import position_of
+from ..search.solver import side_of
+from . import protocol, shown_claims
 from .league_link import LeagueLink, league_now
 from .spec import PERSON, TableSpec, game_seed
 from .store import (
@@ -256,6 +259,9 @@ class LiveTable:
         self.seq = 0 if snapshot is None else snapshot.seq
         self.next_n = 0 if snapshot is None else snapshot.n + 1
         self._declined: set[tuple[int, int]] = set()
+        self.shown_claim: shown_claims.ShownClaim | None = None
+        """A claim shown and waiting for the others' answers (a server without the
+        solver: ``web/shown_claims.py``); the play waits meanwhile."""
         self.league_news: dict[str, Any] | None = None
         """At a group's table with its game over: what the game changed on the group's
         sheet (``_tell_league_news``)."""
@@ -271,6 +277,11 @@ class LiveTable:
             if kind in ("seat", "device", "chat", "talk"):
                 self._replay_table_talk(kind, json.loads(text))
                 continue
+            if kind == "claim":
+                self.shown_claim = shown_claims.apply(self.shown_claim, json.loads(text))
+                continue
+            if kind in ("deal", "action", "rematch", "undo"):
+                self.shown_claim = None  # the game moved: a claim agreed is played out
             if kind == "deal":
                 obj = json.loads(text)
                 deal = deal_from_record(
@@ -364,14 +375,22 @@ class LiveTable:
         if s is None:
             return self.game.seat_name(seat)
         if s.kind == BOT:
-            return self.bot_label(s.bot or "rules")
+            return self.bot_label(seat)
         return s.name or f"seat {seat} (open)"
 
-    def bot_label(self, bot: str) -> str:
-        """A bot as people read it: its strength ("Strong bot"), or its name for a bot
-        picked by name ("random bot"). No person's name can read so (web/names.py)."""
-        level = level_of(self.game.name, bot)
-        return f"{level.label} bot" if level is not None else f"{bot} bot"
+    def bot_label(self, seat: int) -> str:
+        """The bot in ``seat`` as people read it: its strength ("Strong bot"), or its name
+        for a bot picked by name ("random bot"); where two bots would read alike, a letter
+        in seat order tells them apart ("Casual bot A", "Casual bot B"). No person's name
+        can read so (web/names.py refuses the word "bot")."""
+        def plain(s: Seat) -> str:
+            bot = s.bot or "rules"
+            level = level_of(self.game.name, bot)
+            return f"{level.label} bot" if level is not None else f"{bot} bot"
+
+        label = plain(self.seats[seat])
+        alike = [n for n, s in sorted(self.seats.items()) if s.kind == BOT and plain(s) == label]
+        return label if len(alike) < 2 else f"{label} {chr(ord('A') + alike.index(seat))}"
 
     def _record(self) -> Record:
         self.runner.names = {s: self.seat_label(s) for s in self.game.player_seats}
@@ -397,7 +416,7 @@ class LiveTable:
                 continue
             out.append({
                 "seat": s, "kind": seat.kind, "name": seat.name if seat.kind == PERSON
-                else self.bot_label(seat.bot or "rules"), "bot": seat.bot, "away": seat.away,
+                else self.bot_label(s), "bot": seat.bot, "away": seat.away,
                 "open": seat.kind == PERSON and seat.name is None,
                 "stand_in": self._stand_in_now(seat),
                 "devices": seat.conns if seat.kind == PERSON else 0,
@@ -490,6 +509,10 @@ class LiveTable:
             "observation": obs,
             # what the game says to this reader, made from this observation alone
             "words": protocol.words_json(self.game, obs),
+            # a claim shown (no solver here): the claimer's cards face up for everyone
+            "claim": None if self.shown_claim is None else self.shown_claim.view_json(
+                self.seat_label, seat if role == SEAT else None),
+            "claims_checked_by": "solver" if search_installed() else "agreement",
             "league": None if self.group_id is None else self._league_view(),
         }
 
@@ -973,6 +996,8 @@ class LiveTable:
             self._can_store()
             if self.status == WAITING:
                 raise Refused("waiting", "the game has not started: seats are still open")
+            if self.shown_claim is not None:
+                raise Refused("claim-pending", self._claim_pending())
             if seq != self.seq:
                 raise Refused(
                     "stale", f"this action answers view {seq}, but the table is at view "
@@ -1070,9 +1095,11 @@ class LiveTable:
             state = self.runner.state
             if state.phase is not Phase.PLAY or seat.kind != PERSON:
                 raise Refused("no-claim", "a claim is made during the play of the cards")
+            if self.shown_claim is not None:
+                raise Refused("claim-pending", self._claim_pending())
             if not search_installed():
-                raise Refused("no-solver", "claims are checked by the double-dummy solver, "
-                              "which this server does not have (the search extra)")
+                await self._show_claim(seat, tricks)
+                return
             verdict, plays = await asyncio.to_thread(_judge_claim, state.copy(), seat.seat,
                                                      tricks)
             if not verdict.proven:
@@ -1090,6 +1117,110 @@ class LiveTable:
                                    f"seat {seat.seat} ({seat.name}), claim")
             self.broadcast()
             self.schedule()
+
+    # --- a claim shown, where there is no solver (web/shown_claims.py) ------------------------
+
+    def _claim_pending(self) -> str:
+        assert self.shown_claim is not None
+        return (f"{self.seat_label(self.shown_claim.seat)} has claimed: the play waits for "
+                "the answers")
+
+    async def _show_claim(self, seat: Seat, tricks: int | None) -> None:
+        """The claim goes to the others with the claimer's cards face up. The bots on the
+        other side answer at once (they agree only to a claim that is sure): one "play
+        on" and the claim is refused before anyone sees a card; no person to ask, and
+        it is played out."""
+        state = self.runner.state
+        left = position_of(state).tricks_left
+        claimed = left if tricks is None else tricks
+        if not 0 < claimed <= left:
+            raise Refused("bad-claim", f"claim between 1 and the {left} tricks left, "
+                          f"not {claimed}")
+        side = side_of(state, seat.seat)
+        asked = [s for s in sorted(self.seats) if not side >> s & 1]
+        by_rules = [s for s in asked if self._answers_by_rules(s)]
+        if by_rules and not await self._sure(seat.seat, claimed):
+            raise Refused("claim-refused", f"{self.seat_label(by_rules[0])} plays on: the "
+                          "claim is not sure whatever the others play. Play on.")
+        claim = shown_claims.ShownClaim(
+            seat.seat, claimed, left, protocol.cards_json(state.hands[seat.seat]), asked,
+            set(by_rules))
+        self.shown_claim = claim
+        await self._commit("claim", json.dumps(claim.fact()), f"seat {seat.seat} ({seat.name})")
+        self.broadcast()
+        self.schedule()  # played out at once if nobody is left to ask
+
+    def _answers_by_rules(self, seat: int) -> bool:
+        """Whether the rules check answers for ``seat``: a bot's, or a person's away past
+        the grace while a stand-in plays for them."""
+        s = self.seats[seat]
+        return s.kind == BOT or self._stand_in_now(s)
+
+    async def _sure(self, seat: int, tricks: int) -> bool:
+        """Whether the claim is sure (a plain-Python search, off the event loop)."""
+        state = self.runner.state.copy()
+        return await asyncio.to_thread(claim_is_sure, state, seat, tricks) is True
+
+    async def answer_claim(self, listener: Listener, agree: bool) -> None:
+        """A person answers the claim shown: agree, or play on (the claimer's "play on"
+        takes it back)."""
+        async with self.lock:
+            claim = self.shown_claim
+            if listener.role != SEAT or listener.seat is None:
+                raise Refused("spectator", "spectators watch; they do not act")
+            if claim is None:
+                raise Refused("no-claim", "there is no claim to answer now")
+            self._can_store()
+            seat = listener.seat
+            if seat == claim.seat and not agree:
+                fact: dict[str, Any] = {"withdrawn": seat}
+                said = f"{self.seat_label(seat)} takes the claim back: play on."
+            elif seat in claim.waiting:
+                fact = {"answer": seat, "agree": agree}
+                said = (f"{self.seat_label(seat)} agrees to the claim." if agree else
+                        f"{self.seat_label(seat)} says play on: the claim is off.")
+            else:
+                raise Refused("not-asked", "the claim is answered by the players of the "
+                              "other side")
+            self.shown_claim = shown_claims.apply(claim, fact)
+            await self._commit("claim", json.dumps(fact), f"seat {seat} ({self.seat_label(seat)})")
+            if self.shown_claim is None or self.shown_claim.waiting:
+                self._tell_everyone({"type": "claim", "seat": claim.seat, "message": said})
+            self.broadcast()
+            self.schedule()
+
+    async def _play_out_claim(self) -> None:
+        """Every answer is yes: the hand is played out along a line giving the tricks
+        agreed, every card stored as an action."""
+        claim = self.shown_claim
+        assert claim is not None
+        state = self.runner.state
+        plays = await asyncio.to_thread(line_giving, state.copy(), claim.seat, claim.tricks)
+        self._tell_everyone({
+            "type": "claim", "seat": claim.seat,
+            "message": f"Everyone agrees: {self.seat_label(claim.seat)} takes {claim.tricks} "
+                       f"of the {claim.left} tricks left, and the hand is played out.",
+        })
+        self.shown_claim = None
+        for play_action in plays:
+            with naming(self.people()):
+                step(self.runner.state, play_action)
+            await self._commit("action", str(play_action),
+                               f"seat {claim.seat} ({self.seat_label(claim.seat)}), claim agreed")
+
+    async def _rules_answer(self, seat: int) -> None:
+        """A stand-in (or a bot put in the seat) answers the claim for ``seat``."""
+        claim = self.shown_claim
+        assert claim is not None
+        agree = await self._sure(claim.seat, claim.tricks)
+        fact = {"answer": seat, "agree": agree}
+        self.shown_claim = shown_claims.apply(claim, fact)
+        await self._commit("claim", json.dumps(fact), f"seat {seat} (stand-in)")
+        if not agree:
+            self._tell_everyone({
+                "type": "claim", "seat": claim.seat,
+                "message": f"{self.seat_label(seat)} plays on: the claim is not sure.",
+            })
 
     # --- the host -------------------------------------------------------------------------------
 
@@ -1279,6 +1410,8 @@ class LiveTable:
             if state.hand_number < 0 and not self.filled():
                 return None
             return (0.0 if state.hand_number < 0 else pace, "deal", -1)
+        if self.shown_claim is not None:
+            return self._claim_move()
         chooser = game.controller(state, state.to_act)
         for a in game.legal_actions(state):
             owner = game.controller(state, a.seat)
@@ -1298,6 +1431,22 @@ class LiveTable:
             return (max(due, pace), "stand-in", chooser)
         return None
 
+    def _claim_move(self) -> tuple[float, str, int] | None:
+        """While a claim is shown: its play-out once all agree; else a stand-in's answer
+        for a person away past the grace (or a bot the host put in a seat asked)."""
+        claim = self.shown_claim
+        assert claim is not None
+        if not claim.waiting:
+            return (0.0, "claim", claim.seat)
+        for seat in claim.waiting:
+            s = self.seats[seat]
+            if s.kind == BOT:
+                return (0.0, "claim-answer", seat)
+            if self.away_grace is not None and s.conns == 0:
+                due = s.away_since + self.away_grace - time.monotonic()
+                return (max(due, 0.0), "claim-answer", seat)
+        return None
+
     def bots_only(self) -> bool:
         return all(s.kind == BOT for s in self.seats.values())
 
@@ -1309,7 +1458,7 @@ class LiveTable:
             if move is None:
                 return
             delay, what, seat = move
-            if delay > 0.001 and what == "stand-in":
+            if delay > 0.001 and what in ("stand-in", "claim-answer"):
                 self.schedule()  # the person came back, or the grace is not over yet
                 return
             try:
@@ -1319,6 +1468,10 @@ class LiveTable:
                     return
                 if what == "deal":
                     await self._deal()
+                elif what == "claim":
+                    await self._play_out_claim()
+                elif what == "claim-answer":
+                    await self._rules_answer(seat)
                 else:
                     await self._bot_move(what, seat)
             except Refused:

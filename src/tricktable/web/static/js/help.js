@@ -1,8 +1,11 @@
 // The engine's help on the table page (docs/protocol.md): at a table of one person and
 // bots, "Hint" (what the strong bot would do in your place, from your own view) and
 // "Undo" (take back your last decision of the hand); during the play, "Claim the rest"
-// (the solver checks it; everyone is told when it holds).
+// (the solver checks it; everyone is told when it holds). On a server without the solver
+// a claim is shown instead, as at a real table: the claimer's cards face up, and the
+// other side agrees or says play on (the view's `claim`).
 
+import { shortLabel, suitOf } from "./cards.js";
 import { asSentence } from "./text.js";
 
 const state = {
@@ -16,11 +19,12 @@ const state = {
   buttons: {},
   claimForm: null,
   line: null,
+  shown: null, // the panel of a claim shown (the view's claim), above the controls
 };
 
 // Refusals that answer this module's messages: shown here, as a sentence.
 const OURS = new Set(["claim-refused", "no-claim", "no-solver", "bad-claim", "not-alone",
-  "not-your-turn", "nothing-to-undo"]);
+  "not-your-turn", "nothing-to-undo", "claim-pending", "not-asked"]);
 
 
 function button(label, title, onClick) {
@@ -68,7 +72,11 @@ function draw() {
   hint.hidden = undo.hidden = !helped;
   hint.disabled = !(v.legal && v.legal.length);
   const obs = v.observation;
-  claim.hidden = !(playing && v.you.role === "seat" && obs.phase === "play" && (obs.hand || []).length > 0);
+  claim.hidden = !(playing && v.you.role === "seat" && obs.phase === "play" && (obs.hand || []).length > 0) || !!v.claim;
+  const how = v.claims_checked_by === "agreement" ? "the others see your cards and agree" : "the solver checks it";
+  claim.title = `claim every trick left: ${how}`;
+  state.buttons.claimSome.title = `claim some of the tricks left: ${how}`;
+  drawShownClaim(v.claim);
   const left = (obs.hand || []).length;
   state.buttons.claimSome.hidden = claim.hidden || left < 2;
   if (state.buttons.claimSome.hidden) state.claimForm.hidden = true;
@@ -84,6 +92,47 @@ function draw() {
   const text = shown ? shown.message : state.note ? state.note.text : "";
   state.line.textContent = text;
   state.line.hidden = !text;
+}
+
+// A claim shown (no solver on the server): who claims what, the cards face up, and this
+// reader's answer: "Agree" / "Play on" for the other side, "Take it back" for the claimer.
+function drawShownClaim(claim) {
+  const panel = state.shown;
+  if (!panel) return;
+  const key = claim ? JSON.stringify(claim) : "";
+  if (panel.dataset.key === key) return;
+  panel.dataset.key = key;
+  panel.hidden = !claim;
+  panel.replaceChildren();
+  if (!claim) return;
+  const text = document.createElement("p");
+  text.textContent = claim.text;
+  const cards = document.createElement("p");
+  cards.className = "claim-cards";
+  cards.setAttribute("aria-label", `${claim.name}'s cards`);
+  for (const card of claim.cards) {
+    const chip = document.createElement("span");
+    chip.className = `card-chip suit-${suitOf(card) || "joker"}`;
+    chip.textContent = shortLabel(card);
+    cards.append(chip, " ");
+  }
+  const answers = document.createElement("p");
+  answers.className = "choices";
+  const answer = (label, agree) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.addEventListener("click", () => sendMessage({ type: "claim-answer", agree }));
+    answers.append(b);
+  };
+  if (claim.you_answer) {
+    answer("Agree", true);
+    answer("Play on", false);
+  } else if (claim.yours) {
+    answer("Take it back", false);
+  }
+  panel.append(text, cards);
+  if (answers.childElementCount) panel.append(answers);
 }
 
 // "Claim some…": how many of the tricks left, then the claim (the solver checks it).
@@ -148,6 +197,13 @@ export function setUpHelp() {
   tools.prepend(line);
   state.row = row;
   state.line = line;
+  const shown = document.createElement("section");
+  shown.id = "claim-shown";
+  shown.className = "control claim-shown";
+  shown.setAttribute("role", "status");
+  shown.hidden = true;
+  document.querySelector("#controls").before(shown);
+  state.shown = shown;
 }
 
 // The page's connection (a new one after another link is opened in the tab): this module

@@ -1,0 +1,177 @@
+"""Claims at a web table whose server has no solver (the ``search`` extra), settled as at a
+real table: the claimer's cards face up for everyone, the play waits, the other side
+agrees or says play on. The bots answer at once (yes only to a claim that is sure); all
+agree and the hand is played out; a "play on" or the claimer's taking it back and the
+cards are hidden again; every step is stored and survives a restart; a person away past
+the grace is answered for by the stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed")
+
+from test_web_outage import Ear, stored_events, until
+from tricktable.bots import make_bot
+from tricktable.search.agreed_claims import claim_is_sure
+from tricktable.search.position import position_of
+from tricktable.web import tables
+from tricktable.web.spec import table_spec
+from tricktable.web.store import Store
+from tricktable.web.tables import Hub, Refused
+
+ANN, BOB = 0, 1
+
+
+@pytest.fixture(autouse=True)
+def no_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server as one without the search extra."""
+    monkeypatch.setattr(tables, "search_installed", lambda: False)
+
+
+async def two_people(tmp_path: Any, grace: float | None = None) -> tuple[Hub, Any, Ear, Ear]:
+    """Ann (seat 0, with a casual bot partner) against Bob (seat 1, with a casual bot)."""
+    hub = Hub(Store(f"sqlite:///{tmp_path / 'claims.db'}"), think=None)
+    table, tokens = await hub.create(table_spec({
+        "game": "spades", "bot_pace": 0, "seed": "shown-claims", "away_grace": grace,
+        "seats": {"0": "person", "1": "person", "2": "rules", "3": "rules"}}))
+    ann, bob = Ear(), Ear()
+    await table.hello(ann, tokens["seats"]["0"], "Ann")
+    await table.hello(bob, tokens["seats"]["1"], "Bob")
+    return hub, table, ann, bob
+
+
+def persons_turn(table: Any) -> int | None:
+    state = table.runner.state
+    if table.status != "playing" or state.to_act < 0:
+        return None
+    chooser = table.game.controller(state, state.to_act)
+    return chooser if chooser in (ANN, BOB) else None
+
+
+async def play_to_a_claim(table: Any, ears: dict[int, Ear]) -> tuple[int, int]:
+    """Ann and Bob play as the rules bot would until it is Ann's turn in the play with a
+    claim that is sure but not of every trick left (at most three left); (sure, left)."""
+    advisers = {s: make_bot("rules", table.game, s, "claims") for s in ears}
+    while True:
+        await until(lambda: persons_turn(table) is not None, "a person's turn")
+        async with table.lock:
+            seat = persons_turn(table)
+            if seat is None:
+                continue
+            state = table.runner.state
+            seq = table.seq
+            if seat == ANN and state.phase.name == "PLAY" and state.hand_size[ANN] <= 3:
+                left = position_of(state).tricks_left
+                sure = max((n for n in range(1, left + 1)
+                            if claim_is_sure(state.copy(), ANN, n)), default=0)
+                if 0 < sure < left:
+                    return sure, left
+            obs = table.game.observe(state, seat)
+            choice = str(advisers[seat].choose(obs, list(obs.legal)))
+        await table.act(ears[seat], seq, choice)
+
+
+def test_a_claim_shown_is_agreed_and_played_out_even_across_a_restart(tmp_path: Any) -> None:
+    async def run() -> None:
+        hub, table, ann, bob = await two_people(tmp_path)
+        watcher = Ear()
+        table.listeners.add(watcher)
+        sure, left = await play_to_a_claim(table, {ANN: ann, BOB: bob})
+        hand = table.runner.state.finished_hands
+        cards = sorted(table.view("seat", ANN)["observation"]["hand"])
+
+        # a claim of every trick left is not sure: the casual bot across says play on at
+        # once, and nobody is shown a card
+        heard = len(bob.heard)
+        with pytest.raises(Refused) as refused:
+            await table.claim(ann, None)
+        assert refused.value.code == "claim-refused" and "Casual bot" in refused.value.message
+        assert all(m.get("claim") is None for m in bob.heard[heard:])
+
+        # a sure claim: the bot agrees, Bob is asked; everyone sees Ann's cards
+        await table.claim(ann, sure)
+        shown = table.view("seat", BOB)["claim"]
+        assert shown["you_answer"] and shown["waiting"] == ["Bob"]
+        assert sorted(shown["cards"]) == cards and shown["tricks"] == sure
+        assert shown["text"] == (f"Ann claims {sure} of the {left} tricks left, cards face "
+                                 "up. Do you agree, or play on?")
+        assert table.view("spectator", None)["claim"]["cards"] == shown["cards"]
+        assert table.view("seat", ANN)["claim"]["yours"]
+        assert table.view("seat", ANN)["claims_checked_by"] == "agreement"
+        # the play waits: no action, no second claim, nobody else's answer
+        with pytest.raises(Refused) as refused:
+            await table.act(ann, table.seq, "0: play 2C")
+        assert refused.value.code == "claim-pending"
+        with pytest.raises(Refused) as refused:
+            await table.answer_claim(ann, True)
+        assert refused.value.code == "not-asked"
+        with pytest.raises(Refused) as refused:
+            await table.answer_claim(watcher, True)
+        assert refused.value.code == "spectator"
+
+        # the server stops and starts again: the claim is still shown, Bob still asked
+        url, owner, table_id = hub.store.url, hub.owner, table.id
+        await hub.close()
+        hub = Hub(Store(url), think=None, owner=owner)
+        table = await hub.get(table_id)
+        assert table is not None and table.shown_claim is not None
+        assert table.shown_claim.waiting == [BOB]
+        bob = Ear()
+        bob.role, bob.seat = "seat", BOB
+        table.listeners.add(bob)
+        await table.answer_claim(bob, True)
+        await until(lambda: table.runner.state.finished_hands > hand, "the hand played out")
+        assert table.shown_claim is None
+        said = [m["message"] for m in bob.heard if m["type"] == "claim"]
+        assert said[-1].startswith(f"Everyone agrees: Ann takes {sure} of the {left}")
+        kinds = [kind for _, kind, _ in stored_events(hub.store, table.id)]
+        assert kinds.count("claim") == 2  # the offer and Bob's answer (the bot's: in it)
+        await hub.close()
+
+    asyncio.run(run())
+
+
+def test_play_on_or_taking_it_back_hides_the_cards_and_the_play_goes_on(
+        tmp_path: Any) -> None:
+    async def run() -> None:
+        hub, table, ann, bob = await two_people(tmp_path)
+        sure, _left = await play_to_a_claim(table, {ANN: ann, BOB: bob})
+        await table.claim(ann, sure)
+        await table.answer_claim(bob, False)
+        assert table.shown_claim is None and table.view("seat", BOB)["claim"] is None
+        said = [m["message"] for m in ann.heard if m["type"] == "claim"]
+        assert said[-1] == "Bob says play on: the claim is off."
+        # the claimer may take a claim back too
+        await table.claim(ann, sure)
+        await table.answer_claim(ann, False)
+        assert table.shown_claim is None
+        assert [m["message"] for m in bob.heard if m["type"] == "claim"][-1] == \
+            "Ann takes the claim back: play on."
+        with pytest.raises(Refused) as refused:
+            await table.answer_claim(bob, True)
+        assert refused.value.code == "no-claim"
+        # and the play goes on: Ann's card is taken
+        obs = table.game.observe(table.runner.state, ANN)
+        await table.act(ann, table.seq, str(obs.legal[0]))
+        await hub.close()
+
+    asyncio.run(run())
+
+
+def test_a_person_away_past_the_grace_is_answered_for_by_the_stand_in(tmp_path: Any) -> None:
+    async def run() -> None:
+        hub, table, ann, bob = await two_people(tmp_path, grace=0.0)
+        sure, _left = await play_to_a_claim(table, {ANN: ann, BOB: bob})
+        hand = table.runner.state.finished_hands
+        async with table.lock:
+            await table._show_claim(table.seats[ANN], sure)  # as Ann's claim does
+            table.leave(bob)  # Bob's last device goes before he answers
+        # the stand-in agrees (the claim is sure) and the hand is played out
+        await until(lambda: table.runner.state.finished_hands > hand, "the hand played out")
+        await hub.close()
+
+    asyncio.run(run())
