@@ -1,6 +1,7 @@
 """A claim in the browser on a server without the solver (the ``search`` extra): the
 claimer's cards are shown to the other side's person, who agrees from the page, and the
-hand is played out; everyone reads it in sentences. (The server is started as one
+hand is played out; everyone reads it in sentences. A card that may not be played says
+the game's reason. (The server is started as one
 without numba: a ``sitecustomize`` of the test's hides it.)"""
 
 from __future__ import annotations
@@ -72,15 +73,22 @@ def test_a_claim_shown_is_agreed_from_the_other_side_s_page(server: Any, browser
     try:
         deadline = time.monotonic() + DEADLINE
         found = None
+        reasons: set[str] = set()
         while found is None:
             assert time.monotonic() < deadline, "never a claim Ann was sure of"
             if ann.locator("#status").inner_text().startswith("Your turn"):
+                # a card she may not play says the game's reason when touched
+                reasons.update(ann.locator("#hand .card.dim").evaluate_all(
+                    "els => els.map((e) => e.title)"))
                 found = sure_for_ann(server, table)
                 if found is not None:
                     break
             take_one_step(ann)
             take_one_step(bob)
         sure, left = found
+        assert reasons <= {"Follow suit: you hold a card of the suit led.",
+                           "Spades may not be led until one has been played on another suit, "
+                           "unless you hold only spades."}, reasons
         claim_button = ann.locator("nav.tools button", has_text="Claim the rest")
         assert "others see your cards" in claim_button.get_attribute("title")
         if sure == left:

@@ -3,7 +3,8 @@ real table: the claimer's cards face up for everyone, the play waits, the other 
 agrees or says play on. The bots answer at once (yes only to a claim that is sure); all
 agree and the hand is played out; a "play on" or the claimer's taking it back and the
 cards are hidden again; every step is stored and survives a restart; a person away past
-the grace is answered for by the stand-in."""
+the grace is answered for by the stand-in. And a card that may not be played says the
+game's reason to its player alone."""
 
 from __future__ import annotations
 
@@ -172,6 +173,46 @@ def test_a_person_away_past_the_grace_is_answered_for_by_the_stand_in(tmp_path: 
             table.leave(bob)  # Bob's last device goes before he answers
         # the stand-in agrees (the claim is sure) and the hand is played out
         await until(lambda: table.runner.state.finished_hands > hand, "the hand played out")
+        await hub.close()
+
+    asyncio.run(run())
+
+
+def test_a_card_that_may_not_be_played_says_the_game_s_reason_to_its_player_only(
+        tmp_path: Any) -> None:
+    """The view's words carry, at the reader's turn to play, each unplayable card of the
+    hand with the engine's refusal in a sentence; nobody else's view names those cards."""
+    async def run() -> None:
+        hub, table, ann, bob = await two_people(tmp_path)
+        advisers = {s: make_bot("rules", table.game, s, "why") for s in (ANN, BOB)}
+        ears = {ANN: ann, BOB: bob}
+        seen_reason = False
+        while not seen_reason:
+            await until(lambda: persons_turn(table) is not None, "a person's turn")
+            async with table.lock:
+                seat = persons_turn(table)
+                if seat is None:
+                    continue
+                state, seq = table.runner.state, table.seq
+                view = table.view("seat", seat)
+                why = view["words"]["why_not"]
+                other = BOB if seat == ANN else ANN
+                assert table.view("seat", other)["words"]["why_not"] == {}
+                assert table.view("spectator", None)["words"]["why_not"] == {}
+                if state.phase.name == "PLAY":
+                    legal = {a.split()[-1] for a in view["legal"]}
+                    hand = set(view["observation"]["hand"])
+                    assert set(why) == hand - legal
+                    if why:
+                        seen_reason = True
+                        follow = "Follow suit: you hold a card of the suit led."
+                        spades = ("Spades may not be led until one has been played on "
+                                  "another suit, unless you hold only spades.")
+                        assert set(why.values()) <= {follow, spades}
+                        assert (follow in why.values()) == bool(state.trick_cards)
+                obs = table.game.observe(state, seat)
+                choice = str(advisers[seat].choose(obs, list(obs.legal)))
+            await table.act(ears[seat], seq, choice)
         await hub.close()
 
     asyncio.run(run())

@@ -230,3 +230,33 @@ def test_the_browser_scripts_word_nothing_per_game() -> None:
             assert not [n for n in names if f'"{n}"' in source], path.name
         # nor the notation's spelling of a way of play put into words
         assert "notrump" not in source, path.name
+
+
+def test_every_card_refused_in_play_has_its_reason_in_a_sentence() -> None:
+    """Each rule the engine refuses a card of the hand to play by (follow suit, spades not
+    broken, the jokers' rules) has its sentence in the game's words, not the fallback."""
+    from tricktable.engine.actions import Play
+    from tricktable.engine.cards import cards_of
+    from tricktable.engine.errors import IllegalAction
+    from tricktable.engine.words import table_words
+    from tricktable.play.table import Table
+    from tricktable.search.random_positions import GAME_SETTINGS
+
+    rules: set[str] = set()
+    for name, options in GAME_SETTINGS:
+        game = make_game(name, options)
+        words = table_words(game)
+        table = Table(game, {s: make_bot("random", game, s, 7) for s in game.player_seats}, 7)
+        for _ in range(300):
+            if table.over:
+                break
+            state = table.state
+            if state.phase is Phase.PLAY:
+                for c in cards_of(state.hands[state.to_act]):
+                    try:
+                        game.check(state, Play(state.to_act, c))
+                    except IllegalAction as e:
+                        rules.add(e.rule)
+                        assert words.why_not(e.rule) != words.why_not("no such rule"), e.rule
+            table.advance()
+    assert {"follow suit", "spades not broken", "joker lead"} <= rules

@@ -316,6 +316,27 @@ class TableWords:
             return None
         return "bags: " + ", ".join(f"{self.side(str(k))} {n}" for k, n in bags.items())
 
+    # --- why a card may not be played ------------------------------------------------------
+
+    WHY_NOT: ClassVar[dict[str, str]] = {
+        "follow suit": "Follow suit: you hold a card of the suit led.",
+        "spades not broken": "Spades may not be led until one has been played on another "
+                             "suit, unless you hold only spades.",
+        "joker lead": "A joker is led, or played after a joker lead, only when you hold "
+                      "nothing else.",
+        "joker must be thrown": "Void in the suit led for the first time while holding a "
+                                "joker: the joker must be thrown.",
+    }
+    """A card's refusal in a sentence, by the engine's rule (``IllegalAction.rule``)."""
+
+    def why_not(self, rule: str) -> str:
+        """Why a card of the hand to play may not be played now, in a sentence."""
+        return self.WHY_NOT.get(rule, "Not a card you may play now.")
+
+    def not_this_hand(self, playing: int) -> str:
+        """Why the reader's own cards are not played now: they play from ``playing``'s."""
+        return f"You play from {self.seat(playing)}'s hand now."
+
     # --- all of it, for a view --------------------------------------------------------------
 
     def for_view(self, obs: Observation) -> dict[str, Any]:

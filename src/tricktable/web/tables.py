@@ -29,13 +29,13 @@ from sqlalchemy.orm import Session
 
 from ..bots import DEFAULT_THINK, Bot, bot_class, make_bot
 from ..engine.actions import Action, Play, parse_action
-from ..engine.cards import card_str
+from ..engine.cards import card_str, cards_of
 from ..engine.errors import IllegalAction, NotationError, OptionError
 from ..engine.game import Game, make_game, step
 from ..engine.observation import Observation
 from ..engine.records import HandRecord, Record, deal_from_record, deal_to_record, loads_record
 from ..engine.state import Phase, State
-from ..engine.words import naming
+from ..engine.words import naming, table_words
 from ..play.opponents import bot_levels, level_of
 from ..play.table import Table
 from ..search import search_installed
@@ -507,14 +507,39 @@ class LiveTable:
             "facts": (protocol.jsonable(self.game.game_summary(state))
                       if state.phase == Phase.GAME_OVER else None),
             "observation": obs,
-            # what the game says to this reader, made from this observation alone
-            "words": protocol.words_json(self.game, obs),
+            # what the game says to this reader, made from this observation alone, and why
+            # each card of the hand to play may not be played (the engine's refusal)
+            "words": {**protocol.words_json(self.game, obs),
+                      "why_not": self._why_not(seat if role == SEAT else None)},
             # a claim shown (no solver here): the claimer's cards face up for everyone
             "claim": None if self.shown_claim is None else self.shown_claim.view_json(
                 self.seat_label, seat if role == SEAT else None),
             "claims_checked_by": "solver" if search_installed() else "agreement",
             "league": None if self.group_id is None else self._league_view(),
         }
+
+    def _why_not(self, reader: int | None) -> dict[str, str]:
+        """At the reader's turn to play: for each card of the hand to play that may not be
+        played, the engine's refusal in a sentence; and while the reader plays from another
+        hand (a dummy), why their own cards wait. The refusal's rule reads only what the
+        reader sees (their hand to play, the trick)."""
+        state, game = self.runner.state, self.game
+        if reader is None or state.phase is not Phase.PLAY or state.to_act < 0 \
+                or game.controller(state, state.to_act) != reader:
+            return {}
+        words = table_words(game)
+        out: dict[str, str] = {}
+        playing = state.to_act
+        with naming(self.people()):
+            for c in cards_of(state.hands[playing]):
+                try:
+                    game.check(state, Play(playing, c))
+                except IllegalAction as e:
+                    out[card_str(c)] = words.why_not(e.rule)
+            if playing != reader:
+                waiting = words.not_this_hand(playing)
+                out.update({card_str(c): waiting for c in cards_of(state.hands[reader])})
+        return out
 
     def _league_view(self) -> dict[str, Any]:
         """What the table says of its league group: its name and, once the game is over,

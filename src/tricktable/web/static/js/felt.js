@@ -4,8 +4,6 @@
 
 import { arrange, backElement, cardElement, suitOf } from "./cards.js";
 
-const SUIT_LETTER = ["S", "H", "D", "C"];
-
 // How a hand is laid out where no words of the game say it (the replay viewer): trumps
 // first where the hand's facts name them (a game whose trumps are chosen has "trump",
 // null in no trump), spades otherwise; low cards first where they win.
@@ -295,20 +293,4 @@ function dummyByPosition(obs, info, seat, click, opts) {
   if (Object.keys(flipped).length) marks.push("face up: turned up for everyone");
   if (marks.length) box.append(el("p", "positions-note", marks.join(" · ")));
   return box;
-}
-
-export function ledSuitLetter(obs) {
-  return obs.led_suit >= 0 ? SUIT_LETTER[obs.led_suit] : null;
-}
-
-// Why a card cannot be played now, as well as the client can tell from what it sees; the
-// server's refusal names the exact rule if a player tries anyway.
-export function whyNot(card, obs, legalCards) {
-  const led = ledSuitLetter(obs);
-  if (led && obs.trick.length) {
-    const holdsLed = [...legalCards].some((c) => suitOf(c) === led);
-    if (holdsLed && suitOf(card) !== led) return `follow suit: you must play a card of the suit led while you hold one`;
-  }
-  if (!obs.trick.length && suitOf(card) === "S") return "spades may not be led until they are broken";
-  return "not a card you may play now";
 }

@@ -6,7 +6,7 @@ import { arrange, cardElement, cardName, fourColourToggle, suitOf } from "./card
 import { Connection } from "./connection.js";
 import { askAboutDevice, showWaiting, withdrawDeviceRequest } from "./device.js";
 import { buildControls, cardsKey, parseAction } from "./controls.js";
-import { drawFelt, whyNot } from "./felt.js";
+import { drawFelt } from "./felt.js";
 import { scoreSheet, summaryLines } from "./scoresheet.js";
 import { leagueSection } from "./league-news.js";
 import { setUpTalk } from "./talk.js";
@@ -275,7 +275,6 @@ function drawHand(obs, info, myPlays, selectable) {
   }
   const cards = arrange(obs.hand, words().trumps ?? null, Boolean(words().low));
   const peekable = new Set(Object.values(info.flipped || {}));
-  const legalCards = new Set(myPlays.keys());
   let lastSuit = null;
   for (const c of cards) {
     const texts = myPlays.get(c);
@@ -294,7 +293,8 @@ function drawHand(obs, info, myPlays, selectable) {
     } else if (myPlays.size) {
       // a card that may not be played now: dimmed, with the reason on hover or tap
       face.classList.add("dim");
-      const reason = whyNot(c, obs, legalCards);
+      // the game's own reason, from the server (the engine's refusal in a sentence)
+      const reason = (words().why_not || {})[c] || "Not a card you may play now.";
       face.setAttribute("aria-disabled", "true");
       face.title = reason;
       face.addEventListener("click", () => toast(reason));
