@@ -216,3 +216,38 @@ def test_a_card_that_may_not_be_played_says_the_game_s_reason_to_its_player_only
         await hub.close()
 
     asyncio.run(run())
+
+
+def test_the_others_are_told_who_left_and_came_back_and_she_what_was_played_for_her(
+        tmp_path: Any) -> None:
+    async def run() -> None:
+        hub, table, ann, bob = await two_people(tmp_path, grace=0.0)
+        await until(lambda: persons_turn(table) is not None, "a person's turn")
+        table.leave(bob)
+        await until(lambda: any(m["type"] == "presence" for m in ann.heard), "told")
+        left = [m["message"] for m in ann.heard if m["type"] == "presence"][-1]
+        assert left == "Bob has left the table: Casual bot plays for Bob now, until Bob is back."
+        # the stand-in plays for Bob a while (Ann plays as the rules bot would)
+        adviser = make_bot("rules", table.game, ANN, "away")
+        while len(table.seats[BOB].stood_in) < 3:
+            await until(lambda: persons_turn(table) == ANN or
+                        len(table.seats[BOB].stood_in) >= 3, "Ann's turn or Bob's cards")
+            async with table.lock:
+                if persons_turn(table) != ANN:
+                    continue
+                obs = table.game.observe(table.runner.state, ANN)
+                seq, choice = table.seq, str(adviser.choose(obs, list(obs.legal)))
+            await table.act(ann, seq, choice)
+        async with table.lock:
+            done = list(table.seats[BOB].stood_in)
+            back = Ear()
+            back.role, back.seat = "seat", BOB
+            table._seat(back, table.seats[BOB])  # as his hello does
+        told = [m["message"] for m in back.heard if m["type"] == "presence"]
+        assert told[-1].startswith("While you were away, Casual bot played for you: ")
+        assert all(phrase in told[-1] for phrase in done)
+        assert table.seats[BOB].stood_in == []
+        assert [m["message"] for m in ann.heard if m["type"] == "presence"][-1] == "Bob is back."
+        await hub.close()
+
+    asyncio.run(run())

@@ -337,6 +337,25 @@ class TableWords:
         """Why the reader's own cards are not played now: they play from ``playing``'s."""
         return f"You play from {self.seat(playing)}'s hand now."
 
+    # --- what a stand-in did ----------------------------------------------------------------
+
+    def done(self, action: Action, obs: Observation) -> str:
+        """A choice made from ``obs``, as a phrase after "played for you:": "bid 4", "bid
+        blind nil", "7♠", "chose Pass"."""
+        if isinstance(action, Play):
+            return cards_short(card_str(action.card))
+        if isinstance(action, Bid) and not action.nils:
+            mode = f" {self.mode(action.mode)}" if action.mode else ""
+            return f"bid {'blind ' if action.blind else ''}{self.bid(action.tricks)}{mode}"
+        label = self.label(action, obs)
+        return f"chose {label}" if label else f"chose {action.verb} {action.args()}".strip()
+
+    @staticmethod
+    def stood_in(bot: str, done: Sequence[str]) -> str:
+        """What a stand-in did for a person away (``done``: its phrases), told when they
+        come back: "While you were away, Casual bot played for you: bid 3, 7♠, Q♥." """
+        return f"While you were away, {bot} played for you: {', '.join(done)}."
+
     # --- all of it, for a view --------------------------------------------------------------
 
     def for_view(self, obs: Observation) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import socket
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -175,6 +175,9 @@ class Seat:
     away_since: float = 0.0
     person_id: int | None = None
     """At a league group's table: the person (league ``players``) who took the seat."""
+    stood_in: list[str] = field(default_factory=list)
+    """What the stand-in did for the person while away (phrases, ``TableWords.done``),
+    told to them when they come back."""
 
     @property
     def away(self) -> bool:
@@ -384,13 +387,16 @@ class LiveTable:
         in seat order tells them apart ("Casual bot A", "Casual bot B"). No person's name
         can read so (web/names.py refuses the word "bot")."""
         def plain(s: Seat) -> str:
-            bot = s.bot or "rules"
-            level = level_of(self.game.name, bot)
-            return f"{level.label} bot" if level is not None else f"{bot} bot"
+            return self.bot_words(s.bot or "rules")
 
         label = plain(self.seats[seat])
         alike = [n for n, s in sorted(self.seats.items()) if s.kind == BOT and plain(s) == label]
         return label if len(alike) < 2 else f"{label} {chr(ord('A') + alike.index(seat))}"
+
+    def bot_words(self, bot: str) -> str:
+        """A bot by its strength ("Casual bot"), or by name ("random bot")."""
+        level = level_of(self.game.name, bot)
+        return f"{level.label} bot" if level is not None else f"{bot} bot"
 
     def _record(self) -> Record:
         self.runner.names = {s: self.seat_label(s) for s in self.game.player_seats}
@@ -825,6 +831,12 @@ class LiveTable:
             "role": SEAT, "seat": s.seat, "name": s.name,
         }))
         if s.conns == 1:
+            if s.away_since and self.status == PLAYING:  # back after leaving
+                self._tell_everyone({"type": "presence", "message": f"{s.name} is back."})
+            if s.stood_in:
+                listener.send(protocol.dumps({"type": "presence", "message": table_words(
+                    self.game).stood_in(self.bot_words(self.stand_in), s.stood_in)}))
+                s.stood_in.clear()
             self.broadcast()  # no longer away: everyone sees it
         else:
             self.send_view(listener)
@@ -992,12 +1004,25 @@ class LiveTable:
                     s.away_since = time.monotonic()
                     # told under the lock: a change whose commit is under way is not
                     # shown before it is stored
-                    self.hub.spawn(self._announce())
+                    self.hub.spawn(self._announce(self._left_words(s)))
 
-    async def _announce(self) -> None:
+    async def _announce(self, presence: str | None = None) -> None:
         async with self.lock:
+            if presence is not None:
+                self._tell_everyone({"type": "presence", "message": presence})
             self.broadcast()
             self.schedule()
+
+    def _left_words(self, s: Seat) -> str | None:
+        """What everyone is told when a person's last device leaves during a game."""
+        if self.status != PLAYING or s.name is None:
+            return None
+        if self.away_grace is None:
+            return (f"{s.name} has left the table; it waits for {s.name} to come back (the "
+                    "host can put a bot in the seat).")
+        after = "now" if self.away_grace < 1 else f"after {_duration(self.away_grace)}"
+        return (f"{s.name} has left the table: {self.bot_words(self.stand_in)} plays for "
+                f"{s.name} {after}, until {s.name} is back.")
 
     def _can_store(self) -> None:
         """Refuse a change now, before anything is made, while the table is recovering
@@ -1553,6 +1578,8 @@ class LiveTable:
             return
         who = f"bot {name}" if s.kind == BOT else f"stand-in {name} for {s.name}"
         await self._commit("action", str(action), f"seat {seat} ({who})")
+        if s.kind != BOT:
+            s.stood_in.append(table_words(game).done(action, obs))
 
     @staticmethod
     async def _decision(bot: Bot, what: str, obs: Observation, legal: Sequence[Action]
@@ -1857,3 +1884,14 @@ class Hub:
         self.store.close()
         self.league.close()
 
+
+def _duration(seconds: float) -> str:
+    """A wait in words: "30 seconds", "2 minutes", "1 minute 30 seconds"."""
+    whole = round(seconds)
+    minutes, secs = divmod(whole, 60)
+    parts = []
+    if minutes:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    if secs or not minutes:
+        parts.append(f"{secs} second{'s' if secs != 1 else ''}")
+    return " ".join(parts)

@@ -207,7 +207,8 @@ export function setUpHelp() {
 }
 
 // The page's connection (a new one after another link is opened in the tab): this module
-// reads the messages that answer it (hint, claim, their refusals) before the page does.
+// reads the messages that answer it (hint, claim, their refusals) and the table's news of
+// who left or came back ("presence") before the page does.
 export function helpConnection(conn) {
   const receive = conn.receive.bind(conn);
   conn.receive = (text) => {
@@ -241,6 +242,11 @@ export function helpMessage(msg) {
   }
   if (msg.type === "claim") {
     // told to everyone, and it stays for the rest of the hand, which plays itself out
+    say(asSentence(msg.message), { forTheHand: true });
+    return true;
+  }
+  if (msg.type === "presence") {
+    // a friend left or came back; what a stand-in played for you while you were away
     say(asSentence(msg.message), { forTheHand: true });
     return true;
   }
