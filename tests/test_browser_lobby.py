@@ -57,10 +57,16 @@ def levels(server: Any) -> dict[str, str]:
 def create(page: Any, name: str = "Ann") -> dict[str, Any]:
     """Fills the name, submits the form; returns the body the page sent."""
     page.fill("#name", name)
-    with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as req:
+    with page.expect_response(
+            lambda r: r.url.endswith("/api/tables") and r.request.method == "POST") as answer:
         page.click("#create-button")
-    page.wait_for_selector("#created:not([hidden]) h2")
-    body: dict[str, Any] = json.loads(req.value.post_data)
+    # the page shows this table (an earlier one's panel may still be on screen)
+    made = answer.value.json().get("table")
+    if made is not None:
+        page.wait_for_function(
+            "id => (document.querySelector('#created:not([hidden]) h2')?.textContent || '').trim()"
+            ".split(/\\s+/)[1] === id", arg=made)
+    body: dict[str, Any] = json.loads(answer.value.request.post_data)
     return body
 
 
