@@ -1,5 +1,6 @@
-"""Pictures of the browser table for the docs: every game at a laptop's size (1366x768) and a
-phone's (390x844), at the moment its person plays a card with the trick under way (from the
+"""Pictures of the browser table for the docs: every game at the sizes of the layout
+contract (laptops of 1366x768 and 1280x800, a phone of 390x844 upright and 844x390 on its
+side), at the moment its person plays a card with the trick under way (from the
 dummy where the game has one), into docs/images/table-<game>-<width>x<height>.png.
 
     python scripts/screenshots.py [GAME ...]
@@ -28,7 +29,7 @@ from layout_driver import GAMES, LONG_NAME, Drive, create_table, name_the_browse
 from web_process import Server  # noqa: E402
 
 IMAGES = ROOT / "docs" / "images"
-SIZES = [(1366, 768), (390, 844)]
+SIZES = [(1366, 768), (1280, 800), (390, 844), (844, 390)]
 MOMENTS = [re.compile(r"^play from the dummy, [23] cards"), re.compile(r"^play, [23] cards")]
 """The moments worth a picture, best first: the first of them a game reaches is taken."""
 

@@ -228,6 +228,21 @@ LAYOUT = r"""() => {
     }
   }
 
+  // the end of the game over the felt covers a seat whole or not at all: no sliver of a
+  // seat's panel beside it
+  const end = document.querySelector('#end');
+  if (shown(end)) {
+    const e = box(end);
+    for (const p of panels) {
+      const b = box(p);
+      const under = b.left >= e.left - 0.5 && b.right <= e.right + 0.5
+        && b.top >= e.top - 0.5 && b.bottom <= e.bottom + 0.5;
+      if (overlap(b, e) && !under) {
+        out.push(`${name(p)} at ${at(b)} shows beside the end of the game at ${at(e)}`);
+      }
+    }
+  }
+
   // names fit their panels, or end in an ellipsis (after a line, or after a few lines) with
   // the whole name a tap or hover away
   const fits = (e) => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1;
