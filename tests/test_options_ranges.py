@@ -103,3 +103,25 @@ def test_the_games_listing_and_the_lobby_can_show_the_ranges() -> None:
     info = {i.name: i for i in game_class("paperless-spades").options_type.describe()}
     assert (info["limit"].minimum, info["limit"].maximum) == (0, 100)
     assert info["limit"].default == 5
+
+
+def test_a_new_game_starts_where_the_text_suggests_and_a_record_keeps_the_default() -> None:
+    """Dummy Hand Spades' text suggests 300 to win, the ruling keeps 500 as the default:
+    a new game (a web table, ``tricktable play``) starts at 300 unless told otherwise; a
+    record that names no target still plays to 500."""
+    from tricktable.cli import _make_game
+    from tricktable.games.dummy_hand_spades import DummyHandSpadesOptions
+    from tricktable.web.spec import table_spec
+
+    assert make_game("dummy-hand-spades", {}).options.target == 500  # a record's default
+    assert DummyHandSpadesOptions.for_new_game({}).target == 300
+    assert DummyHandSpadesOptions.for_new_game({"target": 500}).target == 500
+    assert DummyHandSpadesOptions.for_new_game({"target": "400"}).target == 400
+    assert table_spec({"game": "dummy-hand-spades"}).options == {"target": 300}
+    assert table_spec({"game": "dummy-hand-spades", "options": {"target": 500}}).options == {}
+    assert _make_game("dummy-hand-spades", []).options.target == 300
+    assert _make_game("dummy-hand-spades", ["target=500"]).options.target == 500
+    # the games without a suggestion start at their defaults
+    assert _make_game("spades", []).options == make_game("spades", {}).options
+    info = {o.name: o for o in DummyHandSpadesOptions.describe()}["target"]
+    assert (info.default, info.new_game_default) == (500, 300)

@@ -46,8 +46,10 @@ def test_a_whole_game_with_people_and_bots(
         for seat, who in seats.items():
             if who == "person":
                 assert names[int(seat)] == f"P{seat}"
-            else:  # a bot reads as its strength, and says which bot it is
-                assert names[int(seat)].endswith(" bot") and bots[int(seat)] == who
+            else:  # a bot reads as its strength ("Casual bot", or "Casual bot A" beside
+                # another), and says which bot it is
+                assert re.fullmatch(r"\w+ bot( [A-E])?", names[int(seat)]), names
+                assert bots[int(seat)] == who
         # the score lines name the people, never a seat number
         lines = [line for result in last["results"] for line in result["lines"]]
         assert lines and not any("seat " in line for line in lines), lines

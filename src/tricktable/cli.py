@@ -166,7 +166,7 @@ def games_command(
         table.add_column("meaning")
         for info in cls.options_type.describe():
             choices = f" ({', '.join(map(str, info.choices))})" if info.choices else ""
-            table.add_row(info.name, _shown_value(info.default), info.doc + choices)
+            table.add_row(info.name, _shown_value(info.new_game_default), info.doc + choices)
         stdout.print(table)
 
 
@@ -190,12 +190,13 @@ def _game_class(name: str) -> type[Game]:
 
 
 def _make_game(game_name: str, pairs: list[str]) -> Game:
-    """The game with ``--option NAME=VALUE`` pairs checked against its options."""
+    """A new game with ``--option NAME=VALUE`` pairs checked against its options (an
+    option the game's text suggests a value for starts there)."""
     from .engine.game import make_game
 
     cls = _game_class(game_name)
     try:
-        options = cls.options_type.parse_pairs(pairs).to_mapping()
+        options = cls.options_type.for_new_game(cls.options_type.pairs(pairs)).to_mapping()
         return make_game(game_name, options)
     except OptionError as e:
         fail(f"--option: {e}")

@@ -27,13 +27,18 @@ def option(
     choices: Sequence[Any] | None = None,
     minimum: int | None = None,
     maximum: int | None = None,
+    suggested: T | None = None,
 ) -> T:
-    """Declare one table option: its default, one line of help, and what it may be."""
+    """Declare one table option: its default, one line of help, and what it may be.
+    ``suggested``: where the game's text suggests another value than the ruling's default,
+    the value a new game starts with (``Options.for_new_game``); the default stays what a
+    record that does not name the option means."""
     meta: dict[str, Any] = {
         "doc": doc,
         "choices": tuple(choices) if choices else None,
         "minimum": minimum,
         "maximum": maximum,
+        "suggested": suggested,
     }
     return dataclasses.field(default=default, metadata=meta)
 
@@ -49,6 +54,13 @@ class OptionInfo:
     """The least value of a whole-number option (None: no bound, or not a number)."""
     maximum: int | None = None
     """The greatest value of a whole-number option."""
+    suggested: Any = None
+    """The value a new game starts with where the text suggests one (None: the default)."""
+
+    @property
+    def new_game_default(self) -> Any:
+        """What a new game gets when the option is not given."""
+        return self.default if self.suggested is None else self.suggested
 
 
 @dataclass(frozen=True)
@@ -77,9 +89,22 @@ class Options:
                     f.metadata.get("choices"),
                     f.metadata.get("minimum"),
                     f.metadata.get("maximum"),
+                    f.metadata.get("suggested"),
                 )
             )
         return out
+
+    @classmethod
+    def for_new_game(cls, values: Mapping[str, Any]) -> Self:
+        """Options for a new game: ``values`` (as ``from_mapping`` reads them), and for each
+        option not among them whose text suggests a value, that value (Dummy Hand Spades'
+        target 300). A record read back keeps the plain defaults."""
+        given = {str(name).replace("-", "_") for name in values}
+        suggested = {
+            f.name: f.metadata["suggested"] for f in dataclasses.fields(cls)
+            if f.metadata.get("suggested") is not None and f.name not in given
+        }
+        return cls.from_mapping({**suggested, **values})
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Self:
@@ -105,13 +130,18 @@ class Options:
     @classmethod
     def parse_pairs(cls, pairs: Sequence[str]) -> Self:
         """Options from ``NAME=VALUE`` strings (the CLI's ``--option``)."""
-        values: dict[str, Any] = {}
+        return cls.from_mapping(cls.pairs(pairs))
+
+    @staticmethod
+    def pairs(pairs: Sequence[str]) -> dict[str, str]:
+        """``NAME=VALUE`` strings as a mapping of the text given, for ``from_mapping``."""
+        values: dict[str, str] = {}
         for pair in pairs:
             name, sep, value = pair.partition("=")
             if not sep:
                 raise OptionError(f"{shown(pair)} is not NAME=VALUE")
             values[name.strip()] = value.strip()
-        return cls.from_mapping(values)
+        return values
 
     def to_mapping(self, include_defaults: bool = False) -> dict[str, Any]:
         """The options as a record stores them: by default only those not at their default."""

@@ -70,8 +70,9 @@ MAX_BAG_PENALTY = 1_000
 @dataclass(frozen=True)
 class DummyHandSpadesOptions(Options):
     target: int = option(
-        500, "Points that end the game after the hand; the highest score wins (the text "
-        "suggests 300).", minimum=1, maximum=MAX_TARGET,
+        500, "Points that end the game after the hand; the highest score wins. A new game "
+        "starts at 300, the text's suggestion; a record naming no target plays to 500.",
+        minimum=1, maximum=MAX_TARGET, suggested=300,
     )
     max_nils: int = option(
         3, "Most nil declarations in one bid (own hand, dummy, the other two players).",

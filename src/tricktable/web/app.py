@@ -316,7 +316,9 @@ def create_app(
                 "levels": [asdict(level) for level in bot_levels(name)],
                 "player_seats": player_seats, "needs": needs,
                 "options": [
-                    {"name": o.name, "type": o.type, "default": o.default, "doc": o.doc,
+                    # what a new table gets when the option is not given
+                    {"name": o.name, "type": o.type, "default": o.new_game_default,
+                     "doc": o.doc,
                      "choices": list(o.choices) if o.choices else None,
                      "minimum": o.minimum, "maximum": o.maximum}
                     for o in cls.options_type.describe()

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..bots import bot_names
 from ..engine.errors import OptionError, shown
-from ..engine.game import game_names, make_game
+from ..engine.game import game_class, game_names, make_game
 from .protocol import ProtocolError
 
 PERSON = "person"
@@ -70,7 +70,9 @@ def table_spec(body: object) -> TableSpec:
     if not isinstance(options, dict):  # not even an empty list: it is not "no options"
         raise ProtocolError("bad-table", "options is an object of NAME: VALUE")
     try:
-        game = make_game(name, options)
+        # a new table: where the game's text suggests a value, it starts there
+        chosen = game_class(name).options_type.for_new_game(options).to_mapping()
+        game = make_game(name, chosen)
     except (OptionError, TypeError, ValueError) as e:
         raise ProtocolError("bad-options", str(e)) from None
     raw_seats = body.get("seats")

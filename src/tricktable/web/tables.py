@@ -831,13 +831,16 @@ class LiveTable:
             "role": SEAT, "seat": s.seat, "name": s.name,
         }))
         if s.conns == 1:
-            if s.away_since and self.status == PLAYING:  # back after leaving
-                self._tell_everyone({"type": "presence", "message": f"{s.name} is back."})
+            self.broadcast()  # no longer away: everyone sees it (the view after the welcome)
+            if s.away_since and self.status == PLAYING:  # back after leaving: the others
+                back = protocol.dumps({"type": "presence", "message": f"{s.name} is back."})
+                for other in list(self.listeners):
+                    if other is not listener:
+                        other.send(back)
             if s.stood_in:
                 listener.send(protocol.dumps({"type": "presence", "message": table_words(
                     self.game).stood_in(self.bot_words(self.stand_in), s.stood_in)}))
                 s.stood_in.clear()
-            self.broadcast()  # no longer away: everyone sees it
         else:
             self.send_view(listener)
         self._send_chat_log(listener)
