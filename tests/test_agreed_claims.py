@@ -6,11 +6,12 @@ tricks agreed. Plain Python: none of it needs the ``search`` extra."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from tricktable.engine.game import step
-from tricktable.engine.state import Phase
+from tricktable.engine.state import Phase, State
 from tricktable.search.agreed_claims import claim_is_sure, line_giving
 from tricktable.search.position import Position, play, position_of
 from tricktable.search.random_positions import GAME_SETTINGS, random_play_state
@@ -23,16 +24,24 @@ def side_tricks(state: object, side: int) -> int:
     return sum(won[s] for s in range(len(won)) if side >> s & 1)
 
 
-@pytest.mark.parametrize("name,options", GAME_SETTINGS,
-                         ids=[f"{n}-{'-'.join(map(str, o.values()))}" for n, o in GAME_SETTINGS])
+EVERY_GAME = pytest.mark.parametrize(
+    "name,options", GAME_SETTINGS,
+    ids=[f"{n}-{'-'.join(map(str, o.values()))}" for n, o in GAME_SETTINGS])
+
+
+def positions(name: str, options: dict[str, object], seed: int, count: int, cards: int
+              ) -> Iterator[tuple[State, int, int, Position]]:
+    """Random play positions of the game: (state, the seat to act, its side, position)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        state = random_play_state(name, options, rng, cards)
+        yield state, state.to_act, side_of(state, state.to_act), position_of(state)
+
+
+@EVERY_GAME
 def test_the_bots_answer_is_the_reference_search_s(name: str, options: dict[str, object]
                                                    ) -> None:
-    rng = random.Random(40)
-    for _ in range(4):
-        state = random_play_state(name, options, rng, 3)
-        seat = state.to_act
-        side = side_of(state, seat)
-        pos = position_of(state)
+    for state, seat, side, pos in positions(name, options, 40, 4, 3):
         sure = reference_tricks(pos, side, side)
         for claimed in range(1, pos.tricks_left + 1):
             assert claim_is_sure(state, seat, claimed) == (claimed <= sure), (claimed, sure)
@@ -49,18 +58,12 @@ def reachable(pos: Position, side: int, taken: int = 0) -> set[int]:
     return out
 
 
-@pytest.mark.parametrize("name,options", GAME_SETTINGS,
-                         ids=[f"{n}-{'-'.join(map(str, o.values()))}" for n, o in GAME_SETTINGS])
+@EVERY_GAME
 def test_an_agreed_claim_is_played_out_legally_giving_the_tricks_agreed(
         name: str, options: dict[str, object]) -> None:
     """Exactly the tricks agreed where some line gives them; else the nearest number above
     (the cards force the side to take more, as they would at the table)."""
-    rng = random.Random(41)
-    for _ in range(3):
-        state = random_play_state(name, options, rng, 4)
-        seat = state.to_act
-        side = side_of(state, seat)
-        pos = position_of(state)
+    for state, seat, side, pos in positions(name, options, 41, 3, 4):
         can_end_with = reachable(pos, side)
         for claimed in range(1, pos.tricks_left + 1):
             copy = state.copy()
