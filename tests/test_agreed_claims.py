@@ -90,3 +90,54 @@ def test_a_claim_outside_the_play_is_not_sure() -> None:
         step(state, play_action)
     assert state.phase is not Phase.PLAY
     assert claim_is_sure(state, 0, 1) is False
+
+
+def test_a_claim_at_the_terminal_without_the_solver_is_answered_by_the_bots(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the search extra is missing, the bots agree to a sure claim (played out to the
+    tricks agreed, ordinary plays in the record) and say play on to any other."""
+    import contextlib
+    import io
+
+    from rich.console import Console
+
+    from tricktable import make_game, replay
+    from tricktable.play import terminal
+    from tricktable.play.terminal import QuitGame, new_game, short
+
+    monkeypatch.setattr(terminal, "search_installed", lambda: False)
+    out = io.StringIO()
+    said: dict[str, int] = {"refused": 0, "accepted": 0}
+    holder: dict[str, object] = {}
+
+    def read(prompt: str) -> str:
+        session = holder["session"]
+        state = session.table.state  # type: ignore[attr-defined]
+        if "next hand" in prompt:
+            raise QuitGame
+        if state.phase is Phase.PLAY and max(state.hand_size) <= 3:
+            left = position_of(state).tricks_left
+            sure = max((n for n in range(1, left + 1) if claim_is_sure(state, 0, n)),
+                       default=0)
+            if sure < left and not said["refused"]:
+                said["refused"] += 1
+                return "claim"
+            if sure:
+                said["accepted"] += 1
+                return f"claim {sure}"
+        legal = [a for a in state.game.legal_actions(state) if a.seat in (0, 2)]
+        return short(legal[0])
+
+    session = new_game(make_game("spades", {}), 0, "rules", 21, Console(file=out, width=120),
+                       read)
+    holder["session"] = session
+    with contextlib.suppress(QuitGame):  # the person quits after the first hand
+        session.play()
+    text = out.getvalue()
+    assert said["accepted"] == 1, text
+    assert "claim accepted: the bots agree that your side takes" in text
+    assert "Played out" in text
+    if said["refused"]:
+        assert "claim refused: the others can still stop it; play on" in text
+    record = session.record()
+    assert replay(record).totals == session.table.state.totals  # plain plays

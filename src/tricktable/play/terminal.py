@@ -38,7 +38,7 @@ from ..engine.cards import (
     sorted_for_display,
 )
 from ..engine.errors import IllegalAction, NotationError, RecordError, TricktableError
-from ..engine.game import Game, summarize_actions
+from ..engine.game import Game, step, summarize_actions
 from ..engine.observation import Observation
 from ..engine.records import Record, load_record, replay
 from ..engine.state import Phase
@@ -686,6 +686,8 @@ class TerminalGame:
         self.save_path = save_path
         self.autosave = autosave
         self._saved_at: tuple[int, int] | None = None
+        self.agreed: int | None = None
+        """Without the solver: the tricks of a claim the bots agreed to (played out next)."""
         game = table.game
         self.person = TerminalPlayer(
             game, setup.seat, console, read, self.save, self.explain, self.judge_claim,
@@ -770,22 +772,55 @@ class TerminalGame:
         return f"{short(action)} is not yours to choose now; allowed: {summarize_actions(legal)}"
 
     def judge_claim(self, args: list[str]) -> tuple[bool, str]:
-        """Ask the solver whether the person's side takes the tricks claimed."""
-        if not search_installed():
-            return False, ("a claim is checked by the solver, which needs the search extra: "
-                           "pip install 'tricktable[search]'")
-        from ..search.claims import judge_claim  # the solver loads only when claiming
-
+        """Ask the solver whether the person's side takes the tricks claimed; without the
+        solver (the search extra), the bots answer as at a table, agreeing only to a claim
+        they see is sure (``search.agreed_claims``)."""
         if len(args) > 1 or (args and not args[0].isdigit()):
             return False, "claim takes a number of tricks: 'claim' (all that are left) or 'claim N'"
-        verdict = judge_claim(self.table.state, self.person.seat, int(args[0]) if args else None)
+        tricks = int(args[0]) if args else None
+        self.agreed = None
+        if not search_installed():
+            return self._bots_answer(tricks)
+        from ..search.claims import judge_claim  # the solver loads only when claiming
+
+        verdict = judge_claim(self.table.state, self.person.seat, tricks)
         return verdict.proven, verdict.message
 
-    def play_out_claim(self) -> None:
-        """Play the rest of the hand along the solver's line (recorded as ordinary plays)."""
-        from ..search.claims import play_out
+    def _bots_answer(self, tricks: int | None) -> tuple[bool, str]:
+        """The bots' answer to a claim where there is no solver: yes to a sure claim (a
+        plain search of the tricks left), "play on" to any other."""
+        from ..search.agreed_claims import claim_is_sure
+        from ..search.position import position_of
 
-        plays = play_out(self.table.state, self.person.seat)
+        state = self.table.state
+        left = position_of(state).tricks_left
+        claimed = left if tricks is None else tricks
+        if not 0 < claimed <= left:
+            return False, f"claim between 1 and the {left} tricks left, not {claimed}"
+        sure = claim_is_sure(state.copy(), self.person.seat, claimed)
+        if sure:
+            self.agreed = claimed
+            return True, (f"claim accepted: the bots agree that your side takes {claimed} of "
+                          f"the {left} tricks left whatever they play")
+        if sure is None:
+            return False, ("claim refused: the bots cannot see that it is sure this early "
+                           "(without the solver they judge only the last few tricks); play on")
+        return False, "claim refused: the others can still stop it; play on"
+
+    def play_out_claim(self) -> None:
+        """Play the rest of the hand along the solver's line, or without the solver along
+        a line giving the tricks the bots agreed to (recorded as ordinary plays)."""
+        if self.agreed is not None:
+            from ..search.agreed_claims import line_giving
+
+            state = self.table.state
+            plays = line_giving(state, self.person.seat, self.agreed)
+            for action in plays:
+                step(state, action)
+        else:
+            from ..search.claims import play_out
+
+            plays = play_out(self.table.state, self.person.seat)
         self.console.print("Played out: " + escape(", ".join(str(p) for p in plays)))
 
     def play(self) -> None:
