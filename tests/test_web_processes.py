@@ -361,7 +361,12 @@ def test_a_killed_process_tables_carry_on_in_the_others(site: Site) -> None:
     playing = [t for t in moved if site.state()[t.id][0] not in ("over", "ended")]
 
     def stranded() -> list[str]:
-        return [f"{t.id} {c.name}" for t in playing for c in t.clients
+        state = site.state()
+        return [f"{t.id} ({t.kind.label}, {state[t.id]}) {c.name}: connections "
+                f"{connections[id(c)]} -> {c.connections}, view {seen[id(c)]} -> "
+                f"{_latest_seq(c)}, error {c.error!r}, last others "
+                f"{[m.get('code') or m.get('type') for m in list(c.others)[-3:]]}"
+                for t in playing for c in t.clients
                 if c.connections <= connections[id(c)] or _latest_seq(c) <= seen[id(c)]]
 
     wait_for(lambda: not stranded(), MOVE_DEADLINE,
