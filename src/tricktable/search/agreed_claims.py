@@ -19,9 +19,10 @@ from ..engine.state import Phase, State
 from .position import Move, Position, move_classes, play, position_of
 from .solver import side_of
 
-SURE_POSITIONS = 200_000
-"""The most positions ``claim_is_sure`` looks at before it gives up (a fraction of a
-second in plain Python; enough for the last three or four tricks of four hands)."""
+SURE_POSITIONS = 50_000
+"""The most positions ``claim_is_sure`` looks at before it gives up: under a second of
+plain Python (it holds the table meanwhile), enough for the last three or four tricks of
+four hands, and often for more when the claim is plainly sure."""
 LINE_POSITIONS = 50_000
 """The most positions ``line_giving`` looks at for a line giving exactly the tricks
 agreed, before it settles for the closest it found."""
