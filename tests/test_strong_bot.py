@@ -6,6 +6,7 @@ weighs its worlds instead of rejecting them."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -21,7 +22,7 @@ from test_montecarlo import (
 )
 from tricktable import make_game
 from tricktable.bots import make_bot
-from tricktable.engine.actions import Play
+from tricktable.engine.actions import Action, Bid, Play
 from tricktable.engine.game import Game, step
 from tricktable.engine.state import State
 from tricktable.search import strong
@@ -298,3 +299,128 @@ def test_the_bot_is_registered_with_the_others() -> None:
 
     assert "strong" in bot_names()
 
+
+
+# --- a Spades number bid chosen double dummy (dd_numbers, off by default) ---------------
+
+
+def number_bid_positions(game: Game, seeds: range) -> Iterator[tuple[State, int]]:
+    """Bid positions of rules-bot games where the rules bot bids a number (not blind)."""
+    for seed in seeds:
+        for state, seat in bid_positions(game, seed):
+            obs = game.observe(state, seat)
+            preferred = StrongBot(game, seat, seed).rules.choose(obs, list(obs.legal))
+            if isinstance(preferred, Bid) and preferred.tricks > 0 and not preferred.blind:
+                yield state, seat
+
+
+@pytest.mark.parametrize("after", [0, 2])
+def test_double_dummy_numbers_are_legal_bids(after: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its bids are legal and it plays whole hands, with the side's tricks solved from
+    the first card or after two tricks played by rules bots."""
+    monkeypatch.setattr(StrongBot, "worlds", 2)
+    monkeypatch.setattr(StrongBot, "dd_numbers", True)
+    monkeypatch.setattr(StrongBot, "dd_numbers_after", after)
+    game = make_game("spades", {})
+    assert plays_a_whole_hand(game, "strong")
+    for _, (state, seat) in zip(range(3), number_bid_positions(game, range(1, 9)),
+                                strict=False):
+        obs = game.observe(state, seat)
+        bot = StrongBot(game, seat, 2)
+        assert bot.choose(obs, list(obs.legal)) in obs.legal
+        assert bot.last_bid["solved"] == 2
+
+
+@pytest.mark.parametrize("after", [0, 2])
+def test_the_bot_cannot_peek_when_bidding_numbers_double_dummy(
+        after: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its bid with a fixed seed is the same when the hidden cards are dealt again."""
+    monkeypatch.setattr(StrongBot, "worlds", 2)
+    monkeypatch.setattr(StrongBot, "dd_numbers", True)
+    monkeypatch.setattr(StrongBot, "dd_numbers_after", after)
+    game = make_game("spades", {})
+    positions = number_bid_positions(game, range(1, 9))
+    assert same_choice_when_redealt(game, positions, random.Random(3), every=1, most=3,
+                                    bot_class=StrongBot) >= 2
+
+
+def test_one_solve_values_every_number_as_the_game_scores_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one world (here the real deal), the side's tricks are solved once, and each
+    number is worth what Spades scores with them: 10 a trick bid less a bag while the
+    contract is made, less than the best number once it is not."""
+    game = make_game("spades", {})
+    solves = []
+    real_tricks = strong.Solver.tricks
+
+    def counted_tricks(solver: strong.Solver, *args: object, **kwargs: object) -> int:
+        solves.append(1)
+        return real_tricks(solver, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strong.Solver, "tricks", counted_tricks)
+    shapes = 0
+    first_hands = (p for p in number_bid_positions(game, range(1, 6)) if p[0].hand_number == 0)
+    for state, seat in itertools.islice(first_hands, 8):  # no bags yet: no bag penalty
+        obs = game.observe(state, seat)
+        bot = StrongBot(game, seat, 1)
+        bot.stake = None
+        reference = bot.rules.choose(obs, list(obs.legal))
+        numbers = [a for a in obs.legal if isinstance(a, Bid) and a.tricks > 0
+                   and not a.blind and abs(a.tricks - reference.tricks) <= strong.NUMBER_SPREAD]
+        solves.clear()
+        valued = bot.number_worths(state, seat, reference, numbers, "0")
+        assert valued is not None and len(solves) == 1
+        worths, _ = valued
+        values = [worths[a] for a in sorted(worths, key=lambda a: a.tricks)]
+        best = values.index(max(values))
+        rising = values[:best + 1]
+        assert all(later - earlier == 9 for earlier, later in itertools.pairwise(rising))
+        assert all(v < values[best] for v in values[best + 1:])
+        shapes += best > 0 and best < len(values) - 1
+    assert shapes >= 2  # worths that rise and fall were seen
+
+
+def test_a_thinking_time_bounds_the_double_dummy_bid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a clock that moves 50 ms at each reading (a world reads it once), the bot
+    stops sampling while the time spent plus another world still fits its time, and
+    solves every world it sampled."""
+    game = make_game("spades", {})
+    state, seat = next(number_bid_positions(game, range(1, 9)))
+    obs = game.observe(state, seat)
+    clock = _Clock(0.05)
+    monkeypatch.setattr(strong, "time", clock)
+    bot = make_bot("strong", game, seat, 1, think=0.5)
+    assert isinstance(bot, StrongBot)
+    bot.dd_numbers, bot.dd_numbers_after = True, 2
+    start = clock.now
+    assert bot.choose(obs, list(obs.legal)) in obs.legal
+    assert clock.now - start <= 0.5
+    expected = 0.5 * strong.SAFETY / clock.step
+    assert expected - 2 <= bot.last_worlds <= expected + 1
+    assert bot.last_bid["solved"] == bot.last_worlds
+
+
+def test_a_bonus_scores_the_numbers_with_more_tricks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dd_numbers_bonus``: a whole trick scores every number as a solve of one trick
+    more would; half a trick, halfway between."""
+    game = make_game("spades", {})
+    state, seat = next(p for p in number_bid_positions(game, range(1, 9))
+                       if p[0].hand_number == 0)
+    obs = game.observe(state, seat)
+    reference = StrongBot(game, seat, 1).rules.choose(obs, list(obs.legal))
+    assert isinstance(reference, Bid)
+    numbers = [a for a in obs.legal if isinstance(a, Bid) and a.tricks > 0 and not a.blind]
+
+    def worths(solved: int, bonus: float) -> dict[Action, float]:
+        monkeypatch.setattr(strong.Solver, "tricks", lambda *args, **kwargs: solved)
+        bot = StrongBot(game, seat, 1)
+        bot.stake, bot.dd_numbers_bonus = None, bonus
+        valued = bot.number_worths(state, seat, reference, numbers, "0")
+        assert valued is not None
+        return valued[0]
+
+    assert worths(5, 1.0) == worths(6, 0.0)
+    low, high, half = worths(5, 0.0), worths(6, 0.0), worths(5, 0.5)
+    assert half == {a: (low[a] + high[a]) / 2 for a in low}
+    assert low != high
