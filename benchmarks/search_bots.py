@@ -14,12 +14,15 @@ worlds its card decisions sampled (with thinking time, slower worlds are fewer w
         [--objective margin|score] [--uniform-worlds] [--bid-weights-only] [--rules-passing]
         [--png out.png] [--hands out.jsonl]
     .venv/bin/python benchmarks/search_bots.py --paired before.jsonl after.jsonl
+    .venv/bin/python benchmarks/search_bots.py --summarise a.jsonl b.jsonl [--png out.png]
 
 ``--against BOT`` compares the search bot with another bot instead of rules: the side's
 cards are played once by each (its partner too), rules bots everywhere else, and the gain
 is the difference. ``--cpu-clock`` makes every search bot's clock count its own thread's
 CPU time, not the wall clock: on a machine other work shares, a bot then thinks as long
 as it would on a core of its own (decision times are CPU times too).
+``--summarise`` plays nothing: it adds up the hands kept by runs' ``--hands`` files (on
+other deals, say) into one row per game, and ``--png`` charts them.
 """
 
 from __future__ import annotations
@@ -134,7 +137,10 @@ class NilCount:
         self.counts = [0] * 8  # per arm (bot, rules): side bid, made, opp bid, broken
 
     def add(self, arm: int, state: Any, side: set[int]) -> None:
-        for seat, made in nil_outcomes(state).items():
+        self.add_outcomes(arm, nil_outcomes(state), side)
+
+    def add_outcomes(self, arm: int, outcomes: dict[int, bool], side: set[int]) -> None:
+        for seat, made in outcomes.items():
             at = arm * 4 + (0 if seat in side else 2)
             self.counts[at] += 1
             self.counts[at + 1] += int(made if seat in side else not made)
@@ -204,6 +210,69 @@ def paired(before: Path, after: Path, console: Console) -> None:
                           f"{mean:+.2f} ({mean - half:+.2f} to {mean + half:+.2f})")
 
 
+def summarise(paths: list[Path], console: Console) -> list[tuple[Any, ...]]:
+    """One row per game of the hands kept in ``paths`` (``--hands`` files of runs on other
+    deals): hands, mean gain and its half interval, margin, decision times (of the hands
+    that kept them), nils. A hand kept twice (same game, deal and side) counts once."""
+    hands: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for path in paths:
+        try:
+            lines = path.read_text().splitlines()
+        except OSError as error:
+            raise SystemExit(f"--summarise: cannot read {path}: {error.strerror}") from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                key = (row["game"], row["deal"], tuple(row["side"]))
+                float(row["gain"]), float(row["margin_gain"])
+            except (ValueError, KeyError, TypeError):
+                raise SystemExit(f"--summarise: {path} line {number} is not a hand of "
+                                 "--hands (JSON with game, deal, side, gain, margin_gain)"
+                                 ) from None
+            if key in hands:
+                console.print(f"{path} line {number}: {key[0]} deal {key[1]} side "
+                              f"{list(key[2])} already counted, left out")
+                continue
+            hands[key] = row
+    rows: list[tuple[Any, ...]] = []
+    for game in dict.fromkeys(key[0] for key in hands):
+        kept = [row for key, row in hands.items() if key[0] == game]
+        gains = [float(row["gain"]) for row in kept]
+        margins = [float(row["margin_gain"]) for row in kept]
+        times = [ms / 1000 for row in kept for ms in row.get("ms", [])]
+        timed = sum(1 for row in kept if "ms" in row)
+        nils = NilCount()
+        for row in kept:
+            side = set(row["side"])
+            for arm, field in ((0, "nils"), (1, "nils_rules")):
+                nils.add_outcomes(arm, {int(s): made for s, made in row.get(field, {}).items()},
+                                  side)
+        margin_mean, margin_half = statistics.fmean(margins), interval(margins)
+        rows.append((game, len(gains), statistics.fmean(gains), interval(gains),
+                     f"{margin_mean:+.1f} ({margin_mean - margin_half:+.1f} to "
+                     f"{margin_mean + margin_half:+.1f})",
+                     quantile_ms(times, 0.5), quantile_ms(times, 0.95),
+                     quantile_ms(times, 1.0), timed, nils.text(),
+                     ", ".join(sorted({f"{row.get('bot')} against {row.get('against')}"
+                                       for row in kept}))))
+    return rows
+
+
+def print_summary(rows: list[tuple[Any, ...]], console: Console) -> None:
+    table = RichTable(title="hands kept by --hands files: duplicate single hands")
+    for col in ("game", "hands", "gain per hand (95% CI)", "margin gain (95% CI)",
+                "p50 ms", "p95 ms", "max ms", "hands timed", "nils: the side's made, "
+                "opponents' broken (the other bot in brackets)", "bots"):
+        table.add_column(col)
+    for game, n, mean, half, margin_text, p50, p95, mx, timed, nil_text, bots in rows:
+        times = (f"{p50:.0f}", f"{p95:.0f}", f"{mx:.0f}") if timed else ("-", "-", "-")
+        table.add_row(game, str(n), f"{mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})",
+                      margin_text, *times, str(timed), nil_text, bots)
+    console.print(table)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20)
@@ -236,6 +305,9 @@ def main() -> None:
     ap.add_argument("--paired", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
                     help="play nothing: the same hands of two runs' --hands files compared "
                     "pair by pair (AFTER less BEFORE), per game")
+    ap.add_argument("--summarise", type=Path, nargs="+", metavar="HANDS",
+                    help="play nothing: one row per game of the hands kept in these "
+                    "--hands files (runs on other deals add up); --png charts them")
     args = ap.parse_args()
     MonteCarloBot.objective = args.objective  # the search bots all derive from it
     MonteCarloBot.weigh_bids = not args.uniform_worlds
@@ -245,6 +317,16 @@ def main() -> None:
         use_cpu_clock()
     if args.paired:
         paired(*args.paired, console)
+        return
+    if args.summarise:
+        summary = summarise(args.summarise, console)
+        if not summary:
+            raise SystemExit("--summarise: no hands in these files")
+        print_summary(summary, console)
+        if args.png:
+            chart([r[:4] for r in summary], args.bot, args.png, args.against,
+                  own_scales=True)
+            console.print(f"chart: {args.png}")
         return
     if args.pooled:
         pooled = json.loads(args.pooled.read_text())
@@ -273,6 +355,7 @@ def main() -> None:
         for seed in track(deals, description=label, console=console):
             for side in sides(name, options):
                 seat = min(side)
+                hand_start = len(times)
                 with_bot, margin, played = hand_score(name, options, seed, side, args.bot,
                                                       times, seat, args.think or None,
                                                       worlds, not args.bid_weights_only, dd)
@@ -295,6 +378,7 @@ def main() -> None:
                             "gain": with_bot - without, "margin_gain": margin - base_margin,
                             "nils": {str(k): v for k, v in nil_outcomes(played).items()},
                             "nils_rules": {str(k): v for k, v in nil_outcomes(baseline).items()},
+                            "ms": [round(t * 1000, 1) for t in times[hand_start:]],
                         }) + "\n")
         if args.gains:
             kept = json.loads(args.gains.read_text()) if args.gains.exists() else {}
@@ -333,13 +417,30 @@ def interval(gains: list[float]) -> float:
     return 1.96 * statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else 0.0
 
 
-def chart(rows: list[tuple[Any, ...]], bot: str, png: Path, against: str = "rules") -> None:
-    """Bars of the mean gain per game with their 95% intervals."""
+def chart(rows: list[tuple[Any, ...]], bot: str, png: Path, against: str = "rules",
+          own_scales: bool = False) -> None:
+    """Bars of the mean gain per game with their 95% intervals; with ``own_scales`` each
+    game on its own axis (a whist book is a point, a Spades hand a hundred)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if own_scales:
+        fig, axes = plt.subplots(len(rows), 1, figsize=(7.5, 0.5 + 0.75 * len(rows)),
+                                 squeeze=False)
+        for ax, (label, n, mean, half) in zip(axes[:, 0], rows, strict=True):
+            ax.barh([f"{label} ({n})"], [mean], xerr=[half], color="#1d6b43", capsize=3,
+                    height=0.5)
+            reach = max(abs(mean) + half, 1e-9) * 1.15
+            ax.set_xlim(-reach, reach)
+            ax.axvline(0, color="#888", lw=1)
+            ax.tick_params(axis="x", labelsize=8)
+        fig.suptitle(f"{bot}'s gain over {against}, points a hand (95% CI), each game "
+                     "on its own scale", fontsize=10)
+        fig.tight_layout()
+        fig.savefig(png, dpi=110)
+        return
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * len(rows)))
     ax.barh([f"{r[0]} ({r[1]})" for r in rows], [r[2] for r in rows],
             xerr=[r[3] for r in rows], color="#1d6b43", capsize=3)
