@@ -372,7 +372,9 @@ def test_a_killed_process_tables_carry_on_in_the_others(site: Site) -> None:
     wait_for(lambda: not stranded(), MOVE_DEADLINE,
              lambda: f"clients not shown their table again: {stranded()}\n{site.logs()}")
     # the other tables kept their sockets: only the dead process's tables moved
-    dropped = [f"{t.id} {c.name}" for t in others for c in t.clients
+    dropped = [f"{t.id} ({t.kind.label}) {c.name}: last others "
+               f"{[m.get('code') or m.get('type') for m in list(c.others)[-3:]]}"
+               for t in others for c in t.clients
                if any(at >= killed for at in c.drops) and site.state()[t.id][0] != "ended"]
     assert not dropped, f"sockets of tables of the live processes dropped: {dropped}"
     # and the dead process's tables are written by the others now

@@ -146,6 +146,41 @@ def test_a_process_whose_lease_was_taken_can_no_longer_write(database_url: str) 
     asyncio.run(run())
 
 
+def test_a_table_handed_over_waits_for_the_process_that_asked(database_url: str) -> None:
+    """A table under way handed over (its owner released it for the process that asked)
+    is not adopted as an orphan by anyone else, the releaser included, while the asker is
+    alive: it takes it when its client comes again. Seen as a livelock: the releaser took
+    it back at once, and a table watched by a spectator alone never moved."""
+    async def run() -> None:
+        store_a, store_b = Store(database_url), Store(database_url)
+        hub_a, hub_b = Hub(store_a, owner="host:8001"), Hub(store_b, owner="host:8002")
+        spec = table_spec({"game": "spades", "seed": "bots", "bot_pace": 30,
+                           "seats": {str(s): "rules" for s in range(4)}})
+        table_a, _ = await hub_a.create(spec)
+        async with table_a.lock:  # dealt (a table of bots deals at once): under way
+            if table_a.runner.state.hand_number < 0:
+                await table_a._deal()
+        assert table_a.stored_status == "playing"
+        await hub_b.renew_leases()  # B is alive (its renewals keep it so)
+        with pytest.raises(TableElsewhere):
+            await hub_b.get(table_a.id)  # B asks for it
+        await hub_a.renew_leases()  # A hands it over ...
+        assert table_a.id not in hub_a.tables
+        assert table_a.id not in store_a.orphans()  # ... and nobody adopts it meanwhile
+        await hub_a.adopt_orphans()
+        assert table_a.id not in hub_a.tables
+        assert await hub_b.get(table_a.id) is not None  # B's client comes: B has it
+        # an asker gone is no reason to leave a table without an owner
+        await hub_b.close()
+        with store_a.session() as s:
+            s.execute(update(ServerRow).where(ServerRow.owner == hub_b.owner)
+                      .values(expires=datetime.now(UTC) - timedelta(seconds=1)))
+        assert table_a.id in store_a.orphans()
+        await hub_a.close()
+
+    asyncio.run(run())
+
+
 class Listened:
     """A socket as a table sees it, keeping the code it was closed with."""
 

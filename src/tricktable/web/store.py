@@ -377,14 +377,20 @@ class Store:
                 TableRow.lease_epoch == epoch).values(lease_owner=None))
 
     def orphans(self, limit: int = 50) -> list[str]:
-        """Tables under way whose owner is gone (its row expired: it died or was stopped)
-        or that nobody owns: a process takes them so that their bots carry on."""
+        """Tables under way whose owner is gone (its row expired: it died or was stopped),
+        or that nobody owns and no live process asked for: a process takes them so that
+        their bots carry on. A table handed over (``release_lease``) is left to the process
+        that asked for it, which takes it when its client comes again: adopted by another
+        (the one that handed it over, at once) it would be asked for again and again, and
+        a table whose only client is a spectator never reached it."""
         now = _now()
         alive = select(ServerRow.owner).where(ServerRow.expires >= now)
         with self.session() as s:
             return list(s.scalars(select(TableRow.id).where(
                 TableRow.status == "playing",
-                TableRow.lease_owner.is_(None) | TableRow.lease_owner.not_in(alive),
+                (TableRow.lease_owner.is_(None)
+                 & (TableRow.lease_wanted.is_(None) | TableRow.lease_wanted.not_in(alive)))
+                | TableRow.lease_owner.not_in(alive),
             ).order_by(TableRow.created).limit(limit)))
 
     @contextlib.contextmanager
