@@ -789,14 +789,13 @@ class TerminalGame:
     def _bots_answer(self, tricks: int | None) -> tuple[bool, str]:
         """The bots' answer to a claim where there is no solver: yes to a sure claim (a
         plain search of the tricks left), "play on" to any other."""
-        from ..search.agreed_claims import claim_is_sure
-        from ..search.position import position_of
+        from ..search.agreed_claims import claim_is_sure, claim_size
 
         state = self.table.state
-        left = position_of(state).tricks_left
-        claimed = left if tricks is None else tricks
-        if not 0 < claimed <= left:
-            return False, f"claim between 1 and the {left} tricks left, not {claimed}"
+        try:
+            claimed, left = claim_size(state, tricks)
+        except ValueError as e:
+            return False, str(e)
         sure = claim_is_sure(state.copy(), self.person.seat, claimed)
         if sure:
             self.agreed = claimed

@@ -28,6 +28,16 @@ LINE_POSITIONS = 50_000
 agreed, before it settles for the closest it found."""
 
 
+def claim_size(state: State, tricks: int | None) -> tuple[int, int]:
+    """The tricks a claim asks for (``None``: every one left) and the tricks left, the
+    trick in progress included; ValueError, in a sentence, for a number outside them."""
+    left = position_of(state).tricks_left
+    claimed = left if tricks is None else tricks
+    if not 0 < claimed <= left:
+        raise ValueError(f"claim between 1 and the {left} tricks left, not {claimed}")
+    return claimed, left
+
+
 class _TooBig(Exception):
     """The question needs more positions than allowed."""
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..engine.actions import Play
 from ..engine.game import step
 from ..engine.state import Phase, State
+from .agreed_claims import claim_size
 from .position import play, position_of
 from .solver import Solver, side_of
 
@@ -34,13 +35,11 @@ def judge_claim(state: State, seat: int, tricks: int | None = None,
     playing their best against it."""
     if state.phase is not Phase.PLAY:
         return ClaimVerdict(False, 0, 0, "a claim is made during the play of the cards")
+    try:
+        claimed, left = claim_size(state, tricks)
+    except ValueError as e:
+        return ClaimVerdict(False, 0 if tricks is None else tricks, 0, str(e))
     pos = position_of(state)
-    left = pos.tricks_left
-    claimed = left if tricks is None else tricks
-    if not 0 < claimed <= left:
-        return ClaimVerdict(
-            False, claimed, 0, f"claim between 1 and the {left} tricks left, not {claimed}"
-        )
     side = side_of(state, seat)
     sure = (solver or Solver(table_bits=16)).tricks(pos, side)
     who = "your side" if side != 1 << seat else "you"

@@ -39,8 +39,7 @@ from ..engine.words import naming, table_words
 from ..play.opponents import bot_levels, level_of
 from ..play.table import Table
 from ..search import search_installed
-from ..search.agreed_claims import claim_is_sure, line_giving
-from ..search.position import position_of
+from ..search.agreed_claims import claim_is_sure, claim_size, line_giving
 from ..search.solver import side_of
 from . import protocol, shown_claims
 from .league_link import LeagueLink, league_now
@@ -431,10 +430,8 @@ class LiveTable:
         return out
 
     def _stand_in_now(self, seat: Seat) -> bool:
-        return (
-            seat.kind == PERSON and self.away_grace is not None and seat.conns == 0
-            and time.monotonic() - seat.away_since >= self.away_grace
-        )
+        due = self._stand_in_due(seat) if seat.kind == PERSON else None
+        return due is not None and due <= 0
 
     def summary_json(self) -> dict[str, Any]:
         return {
@@ -1184,11 +1181,10 @@ class LiveTable:
         on" and the claim is refused before anyone sees a card; no person to ask, and
         it is played out."""
         state = self.runner.state
-        left = position_of(state).tricks_left
-        claimed = left if tricks is None else tricks
-        if not 0 < claimed <= left:
-            raise Refused("bad-claim", f"claim between 1 and the {left} tricks left, "
-                          f"not {claimed}")
+        try:
+            claimed, left = claim_size(state, tricks)
+        except ValueError as e:
+            raise Refused("bad-claim", str(e)) from None
         side = side_of(state, seat.seat)
         asked = [s for s in sorted(self.seats) if not side >> s & 1]
         by_rules = [s for s in asked if self._answers_by_rules(s)]
@@ -1479,10 +1475,15 @@ class LiveTable:
             return None
         if s.kind == BOT:
             return (pace, "choose", chooser)
-        if self.away_grace is not None and s.conns == 0:
-            due = s.away_since + self.away_grace - time.monotonic()
-            return (max(due, pace), "stand-in", chooser)
-        return None
+        due = self._stand_in_due(s)
+        return None if due is None else (max(due, pace), "stand-in", chooser)
+
+    def _stand_in_due(self, s: Seat) -> float | None:
+        """Seconds from now until a stand-in plays for the person of ``s`` (none connected;
+        at most 0: already), or None while they are here or the table has no grace."""
+        if self.away_grace is None or s.conns != 0:
+            return None
+        return s.away_since + self.away_grace - time.monotonic()
 
     def _claim_move(self) -> tuple[float, str, int] | None:
         """While a claim is shown: its play-out once all agree; else a stand-in's answer
@@ -1495,8 +1496,8 @@ class LiveTable:
             s = self.seats[seat]
             if s.kind == BOT:
                 return (0.0, "claim-answer", seat)
-            if self.away_grace is not None and s.conns == 0:
-                due = s.away_since + self.away_grace - time.monotonic()
+            due = self._stand_in_due(s)
+            if due is not None:
                 return (max(due, 0.0), "claim-answer", seat)
         return None
 
