@@ -385,11 +385,9 @@ class LiveTable:
         for a bot picked by name ("random bot"); where two bots would read alike, a letter
         in seat order tells them apart ("Casual bot A", "Casual bot B"). No person's name
         can read so (web/names.py refuses the word "bot")."""
-        def plain(s: Seat) -> str:
-            return self.bot_words(s.bot or "rules")
-
-        label = plain(self.seats[seat])
-        alike = [n for n, s in sorted(self.seats.items()) if s.kind == BOT and plain(s) == label]
+        label = self.bot_words(self.seats[seat].bot or "rules")
+        alike = [n for n, s in sorted(self.seats.items())
+                 if s.kind == BOT and self.bot_words(s.bot or "rules") == label]
         return label if len(alike) < 2 else f"{label} {chr(ord('A') + alike.index(seat))}"
 
     def bot_words(self, bot: str) -> str:
